@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+// buildTestBinary runs `go test -c` with the overlay for one package. The
+// returned output of a failed build names the user's files: the rewriter
+// emits //line directives.
+func buildTestBinary(ctx context.Context, modDir, overlay string, flags []string, gt *goTestFlags, importPath, out string) ([]byte, error) {
+	args := []string{"test", "-c", "-o", out}
+	if overlay != "" {
+		args = append(args, "-overlay="+overlay)
+	}
+	args = append(args, flags...)
+	if gt.tags != "" {
+		args = append(args, "-tags="+gt.tags)
+	}
+	args = append(args, gt.build...)
+	args = append(args, importPath)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = modDir
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	return buf.Bytes(), err
+}
+
+// binaryRun is one run of an instrumented test binary.
+type binaryRun struct {
+	bin, dir string
+	cfg      wire.Config
+	args     []string
+	// stream passes the binary's output on as it comes (-v).
+	stream bool
+	// onEvent is called, in order, for every event of the results file, as
+	// soon as it is read.
+	onEvent func(wire.Event)
+}
+
+// binaryResult is what a run left behind.
+type binaryResult struct {
+	events    []wire.Event
+	truncated bool // the results file ended in a cut line: the binary died writing
+	bad       int  // lines of the results file that were not events
+	exitCode  int
+	output    []byte
+}
+
+// pollInterval is how often the results file is read while a binary runs,
+// for the live progress line and to print bugs as they are found.
+const pollInterval = 250 * time.Millisecond
+
+// runBinary runs r.bin in r.dir with GOSCT_CONFIG set, reading the results
+// file while it runs. The error is for a binary that could not be started
+// or a results file that could not be read; a binary that exits non-zero is
+// a result (exitCode), interpreted by the caller from the events.
+func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, error) {
+	cfg, err := json.Marshal(r.cfg)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, r.bin, r.args...)
+	cmd.Dir = r.dir
+	cmd.Env = append(envWithout(os.Environ(), wire.EnvConfig), wire.EnvConfig+"="+string(cfg))
+	var buf bytes.Buffer
+	var w io.Writer = &buf
+	if r.stream {
+		w = io.MultiWriter(&buf, writerFunc(func(b []byte) (int, error) {
+			rep.output(b)
+			return len(b), nil
+		}))
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	// A killed binary (timeout, ^C) may leave children holding the pipe.
+	cmd.WaitDelay = 5 * time.Second
+
+	rr := &resultsReader{path: r.cfg.Results}
+	res := &binaryResult{}
+	var mu sync.Mutex
+	handle := func(evs []wire.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range evs {
+			res.events = append(res.events, e)
+			if rep.progress != nil {
+				rep.progress.observe([]wire.Event{e})
+			}
+			if r.onEvent != nil {
+				r.onEvent(e)
+			}
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot run test binary: %v", err)
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(pollInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if evs, err := rr.poll(); err == nil {
+					handle(evs)
+				}
+				if rep.progress != nil {
+					rep.progress.draw()
+				}
+			}
+		}
+	}()
+	werr := cmd.Wait()
+	close(done)
+	wg.Wait()
+	evs, truncated, err := rr.finish()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the results file: %v", err)
+	}
+	handle(evs)
+	res.truncated, res.bad = truncated, rr.bad
+	res.output = buf.Bytes()
+	if werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			return nil, fmt.Errorf("test binary: %v", werr)
+		}
+		res.exitCode = ee.ExitCode()
+		if res.exitCode < 0 {
+			res.exitCode = 128 // killed by a signal
+		}
+	}
+	return res, nil
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+func envWithout(env []string, name string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

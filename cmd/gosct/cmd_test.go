@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gosct/gosct/replay"
+	"github.com/gosct/gosct/rewrite"
+)
+
+// useFakeRuntime makes the command "instrument" testdata/fakert, whose
+// TestMain plays the runtime according to FAKE_SCENARIO.
+func useFakeRuntime(t *testing.T, scenario string) (dir string) {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "fakert"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return useFakeRuntimeIn(t, dir, scenario)
+}
+
+// useFakeRuntimeIn is useFakeRuntime with the fake package in dir.
+func useFakeRuntimeIn(t *testing.T, dir, scenario string) string {
+	t.Helper()
+	old := instrument
+	t.Cleanup(func() { instrument = old })
+	instrument = func(ctx context.Context, o rewrite.Options) (*rewrite.Build, error) {
+		if len(o.Patterns) == 1 && o.Patterns[0] == "./nothing" {
+			return nil, &rewrite.UserError{Msg: "no package matches ./nothing"}
+		}
+		return &rewrite.Build{ModDir: dir, Packages: []*rewrite.Package{
+			{ImportPath: "example.com/fakert", Dir: dir, Tests: []string{"TestA", "TestB"}},
+			{ImportPath: "example.com/fakert/empty", Dir: dir},
+		}}, nil
+	}
+	t.Setenv("FAKE_SCENARIO", scenario)
+	return dir
+}
+
+func gosct(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(context.Background(), args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func jsonLines(t *testing.T, s string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("stdout line %q is not JSON: %v", sc.Text(), err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestCmdTestPass(t *testing.T) {
+	useFakeRuntime(t, "pass")
+	rec := filepath.Join(t.TempDir(), "record")
+	t.Setenv("FAKE_RECORD", rec)
+	traces := t.TempDir()
+	code, out, errOut := gosct(t, "test", "--schedules", "25", "--seed", "4", "--strategy", "dfs", "--trace-dir", traces, "./...", "--", "-short", "-timeout", "42s")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"ok   example.com/fakert", "?    example.com/fakert/empty\t[no test files]",
+		"50 schedules of 2 tests", "no bug", "seed 4", "systematic search completed for 2 of 2 tests"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Config map[string]any
+		Args   []string
+		Dir    string
+	}
+	if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
+		t.Fatal(err)
+	}
+	c := got.Config
+	if c["mode"] != "explore" || c["strategy"] != "dfs" || c["seed"] != float64(4) || c["schedules"] != float64(25) ||
+		c["trace_dir"] != packageTraceDir(traces, "example.com/fakert") || c["package"] != "example.com/fakert" {
+		t.Errorf("config passed to the binary: %v", c)
+	}
+	args := strings.Join(got.Args, " ")
+	for _, want := range []string{"-test.run=.", "-test.count=1", "-test.timeout=42s", "-test.short"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("binary args %q lack %s", args, want)
+		}
+	}
+	if filepath.Base(got.Dir) != "fakert" {
+		t.Errorf("binary ran in %s, want the package directory", got.Dir)
+	}
+}
+
+func TestCmdTestBugJSON(t *testing.T) {
+	useFakeRuntime(t, "bug")
+	traces := t.TempDir()
+	code, out, errOut := gosct(t, "test", "--json", "--schedules", "10", "--seed", "1", "--trace-dir", traces, "./...")
+	if code != exitBug {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	lines := jsonLines(t, out)
+	var bugs, summaries []map[string]any
+	for _, l := range lines {
+		switch l["event"] {
+		case "bug":
+			bugs = append(bugs, l)
+		case "summary":
+			summaries = append(summaries, l)
+		}
+	}
+	if len(bugs) != 1 || len(summaries) != 1 || lines[len(lines)-1]["event"] != "summary" {
+		t.Fatalf("want one bug and a final summary, got %v", lines)
+	}
+	bug := bugs[0]
+	for k, want := range map[string]any{"package": "example.com/fakert", "test": "TestB", "kind": "deadlock",
+		"schedule": float64(7), "strategy": "pct", "trace": filepath.Join(packageTraceDir(traces, "example.com/fakert"), "TestB.json"), "message": "all goroutines are asleep"} {
+		if bug[k] != want {
+			t.Errorf("bug[%q] = %v, want %v", k, bug[k], want)
+		}
+	}
+	s := summaries[0]
+	if s["schedules"] != float64(20) || s["bugs"] != float64(1) || s["elapsed_s"] == nil || s["schedules_per_s"] != float64(20) {
+		t.Errorf("summary %v", s)
+	}
+}
+
+func TestCmdTestBugHuman(t *testing.T) {
+	useFakeRuntime(t, "bug")
+	traces := t.TempDir()
+	code, out, _ := gosct(t, "test", "--trace-dir", traces, "--seed", "1", ".")
+	if code != exitBug {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	trace := filepath.Join(packageTraceDir(traces, "example.com/fakert"), "TestB.json")
+	for _, want := range []string{"--- BUG deadlock in TestB", "all goroutines are asleep", "goroutine 1 blocked on chan send",
+		"trace:  " + trace, "replay: gosct replay " + trace, "FAIL example.com/fakert", "1 bug (1 distinct)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCmdTestCrashIsAnError(t *testing.T) {
+	useFakeRuntime(t, "crash")
+	code, out, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), ".")
+	if code != exitError {
+		t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "exited with status 2 before reporting TestB") || !strings.Contains(out, "panic: runtime error: boom in TestB") {
+		t.Errorf("crash not explained:\nstdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+}
+
+func TestCmdTestFailureOutsideControl(t *testing.T) {
+	useFakeRuntime(t, "fail-outside")
+	code, out, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), ".")
+	if code != exitError || !strings.Contains(errOut, "outside the schedules gosct controls") || !strings.Contains(out, "--- FAIL: TestUninstrumented") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+func TestCmdTestRunFilter(t *testing.T) {
+	useFakeRuntime(t, "bug")
+	code, out, _ := gosct(t, "test", "--json", "--trace-dir", t.TempDir(), "--run", "TestA$", ".")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0 (the buggy TestB is not selected)\n%s", code, out)
+	}
+	code, out, _ = gosct(t, "test", "--trace-dir", t.TempDir(), "--run", "Nothing", ".")
+	if code != exitOK || !strings.Contains(out, "[no tests to run]") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestCmdTestInstrumentError(t *testing.T) {
+	useFakeRuntime(t, "pass")
+	code, _, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), "./nothing")
+	if code != exitError || !strings.Contains(errOut, "no package matches ./nothing") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestCmdTestBuildFailure(t *testing.T) {
+	dir := useFakeRuntime(t, "pass")
+	old := instrument
+	instrument = func(ctx context.Context, o rewrite.Options) (*rewrite.Build, error) {
+		return &rewrite.Build{ModDir: dir, Packages: []*rewrite.Package{
+			{ImportPath: "example.com/fakert/missing", Dir: dir, Tests: []string{"TestA"}},
+		}}, nil
+	}
+	defer func() { instrument = old }()
+	code, out, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), ".")
+	if code != exitError || !strings.Contains(errOut, "build failed") || !strings.Contains(out, "[build failed]") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+func writeTrace(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "bug.json")
+	err := replay.Write(p, &replay.Trace{Package: "example.com/fakert", Test: "TestB", Strategy: "pct", Seed: 5,
+		Bug: &replay.Bug{Kind: "deadlock", Message: "all goroutines are asleep"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCmdReplay(t *testing.T) {
+	trace := writeTrace(t, t.TempDir())
+	rec := filepath.Join(t.TempDir(), "record")
+	t.Setenv("FAKE_RECORD", rec)
+	cases := []struct {
+		scenario string
+		args     []string
+		code     int
+		want     string
+	}{
+		{"replay-bug", nil, exitBug, "the trace's bug happened again"},
+		{"pass", nil, exitOK, "ran to its end without the bug (the trace had deadlock: all goroutines are asleep)"},
+		{"diverged", nil, exitError, "expected goroutine 2 at chan send q.go:4, got goroutine 1 at mutex lock q.go:9"},
+		{"diverged", []string{"--continue", "--trace-dir", t.TempDir()}, exitOK, "no bug in the schedules explored from the diverged point"},
+	}
+	for _, c := range cases {
+		useFakeRuntime(t, c.scenario)
+		args := append(append([]string{"replay"}, c.args...), trace)
+		code, out, errOut := gosct(t, args...)
+		if code != c.code || !strings.Contains(out+errOut, c.want) {
+			t.Errorf("%s %v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s\nwant %q", c.scenario, c.args, code, c.code, out, errOut, c.want)
+		}
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Config map[string]any
+		Args   []string
+	}
+	if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Config["mode"] != "replay" || got.Config["trace"] != trace || got.Config["seed"] != float64(5) ||
+		!strings.Contains(strings.Join(got.Args, " "), "-test.run=^TestB$") {
+		t.Errorf("replay ran the binary with %v %v", got.Config, got.Args)
+	}
+}
+
+func TestCmdReplayBadInput(t *testing.T) {
+	useFakeRuntime(t, "pass")
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("garbage"), 0o644)
+	other := filepath.Join(dir, "other.json")
+	replay.Write(other, &replay.Trace{Package: "example.com/fakert", Test: "TestGone"})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay", bad}, "is not a gosct trace: invalid JSON"},
+		{[]string{"replay", filepath.Join(dir, "nope.json")}, "does not exist"},
+		{[]string{"replay", other}, "has no test TestGone"},
+		{[]string{"replay", "a.json", "b.json"}, "one trace at a time"},
+		{[]string{"replay", "--bogus", "a.json"}, "unknown flag: --bogus"},
+	} {
+		code, _, errOut := gosct(t, c.args...)
+		if code != exitError || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+func TestCmdTestRegressionTraces(t *testing.T) {
+	// A copy of the fake package, to give it a testdata/gosct corpus.
+	dir := t.TempDir()
+	for _, f := range []string{"go.mod", "fake_test.go"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "fakert", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	useFakeRuntimeIn(t, dir, "replay-bug")
+	corpus := filepath.Join(dir, "testdata", "gosct")
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTrace(t, corpus)
+	code, out, errOut := gosct(t, "test", "--json", "--trace-dir", t.TempDir(), ".")
+	if code != exitBug {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	var regression int
+	for _, l := range jsonLines(t, out) {
+		if l["event"] == "bug" && l["regression"] == filepath.Join("testdata", "gosct", "bug.json") {
+			regression++
+		}
+	}
+	if regression != 1 {
+		t.Errorf("want one bug found by the regression trace:\n%s", out)
+	}
+}
+
+func TestRunCommands(t *testing.T) {
+	if code, out, _ := gosct(t, "--version"); code != exitOK || !strings.HasPrefix(out, "gosct v") {
+		t.Errorf("--version: %d %q", code, out)
+	}
+	if code, _, errOut := gosct(t, "tset"); code != exitError || !strings.Contains(errOut, `unknown command "tset"`) {
+		t.Errorf("unknown command: %d %q", code, errOut)
+	}
+	if code, _, _ := gosct(t); code != exitError {
+		t.Errorf("no command: %d", code)
+	}
+	if code, out, _ := gosct(t, "test", "--help"); code != exitOK || !strings.Contains(out, "--keep-going") {
+		t.Errorf("test --help: %d %q", code, out)
+	}
+}

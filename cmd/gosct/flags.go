@@ -1,0 +1,260 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gosct/gosct/strategies"
+	"github.com/spf13/pflag"
+)
+
+// Defaults of `gosct test`, chosen so that a run over a package of ordinary
+// tests finishes in minutes: most concurrency bugs of the SCTBench and
+// GoBench corpora show within a few hundred schedules.
+const (
+	defaultStrategy  = "portfolio"
+	defaultSchedules = 1000
+	defaultBudget    = time.Minute
+	defaultDepth     = 3
+)
+
+// contractStrategies are the names the command-line contract promises. The
+// strategies package registers its implementations by name; a name it does
+// not (yet) know is still accepted here when the contract lists it, and the
+// runtime reports it.
+var contractStrategies = []string{"portfolio", "random", "pct", "dfs", "pb", "db", "dfsrb"}
+
+// systematic strategies can exhaust their search space, which the summary
+// reports as a proof within the model.
+var systematic = map[string]bool{"dfs": true, "pb": true, "db": true, "dfsrb": true}
+
+// errHelp is returned by the parsers for --help: usage goes to stdout and the
+// status is 0.
+var errHelp = errors.New("help requested")
+
+// usageError is bad input on the command line: exit 2 with the message and
+// a hint.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// testOptions is the parsed command line of `gosct test`.
+type testOptions struct {
+	strategy  string
+	schedules int
+	budget    time.Duration
+	seed      int64
+	seedSet   bool
+	bound     int
+	depth     int
+	run       string
+	traceDir  string
+	json      bool
+	keepGoing bool
+	deps      bool
+	maxSteps  int
+	races     string
+	verbose   bool
+
+	packages []string
+	gotest   goTestFlags
+}
+
+func newTestFlagSet(o *testOptions) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("gosct test", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.StringVar(&o.strategy, "strategy", defaultStrategy, "search strategy: "+strings.Join(contractStrategies, ", "))
+	fs.IntVar(&o.schedules, "schedules", defaultSchedules, "most schedules per test function")
+	fs.DurationVar(&o.budget, "budget", defaultBudget, "wall-clock budget per test function (0: none)")
+	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
+	fs.IntVar(&o.bound, "bound", 0, "pb/db: the largest bound, explored iteratively from 0 (default: the strategy's)")
+	fs.IntVar(&o.depth, "depth", defaultDepth, "pct: the bug depth d")
+	fs.StringVar(&o.run, "run", "", "which tests, as in go test -run")
+	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
+	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
+	fs.BoolVar(&o.keepGoing, "keep-going", false, "go on after a test's first bug")
+	fs.BoolVar(&o.deps, "deps", false, "also instrument the packages of dependency modules")
+	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps after which an execution is a livelock (default: the runtime's)")
+	fs.StringVar(&o.races, "races", "off", "data races: off or report")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
+	return fs
+}
+
+// parseTest parses the arguments of `gosct test`.
+func parseTest(args []string) (*testOptions, error) {
+	o := &testOptions{}
+	fs := newTestFlagSet(o)
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	o.seedSet = fs.Changed("seed")
+	pos := fs.Args()
+	if dash := fs.ArgsLenAtDash(); dash >= 0 {
+		gt, err := parseGoTestFlags(pos[dash:])
+		if err != nil {
+			return nil, err
+		}
+		o.gotest = *gt
+		pos = pos[:dash]
+	}
+	for _, p := range pos {
+		if strings.HasPrefix(p, "-") {
+			return nil, usagef("flag %s must come before the packages (go test flags go after --)", p)
+		}
+	}
+	o.packages = pos
+	if len(o.packages) == 0 {
+		o.packages = []string{"."}
+	}
+	if o.run == "" {
+		o.run = o.gotest.runRe
+	}
+	if o.gotest.verbose {
+		o.verbose = true
+	}
+	return o, o.validate()
+}
+
+func (o *testOptions) validate() error {
+	if !knownStrategy(o.strategy) {
+		return usagef("unknown strategy %q (known: %s)", o.strategy, strings.Join(knownStrategies(), ", "))
+	}
+	if o.schedules < 1 {
+		return usagef("--schedules must be at least 1, not %d", o.schedules)
+	}
+	if o.budget < 0 {
+		return usagef("--budget must not be negative, not %v", o.budget)
+	}
+	if o.bound < 0 {
+		return usagef("--bound must not be negative, not %d", o.bound)
+	}
+	if o.depth < 1 {
+		return usagef("--depth must be at least 1, not %d", o.depth)
+	}
+	if o.maxSteps < 0 {
+		return usagef("--max-steps must not be negative, not %d", o.maxSteps)
+	}
+	if o.races != "off" && o.races != "report" {
+		return usagef("--races must be off or report, not %q", o.races)
+	}
+	if _, err := topLevelRun(o.run); err != nil {
+		return err
+	}
+	return nil
+}
+
+// parseFlags runs fs over args and turns pflag's errors into usage errors in
+// the user's terms: the commonest mistake is a go test flag with one dash.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pflag.ErrHelp) {
+		return errHelp
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "unknown shorthand flag") || strings.Contains(msg, "unknown flag") {
+		msg += " (gosct's flags take two dashes, e.g. --run; flags for go test go after --, e.g. gosct test ./pkg -- -race)"
+	}
+	return &usageError{msg}
+}
+
+func knownStrategy(name string) bool {
+	for _, n := range knownStrategies() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func knownStrategies() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range append(append([]string(nil), contractStrategies...), strategies.Names()...) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// topLevelRun returns the regexp of the first level of a -run pattern (the
+// test functions; later levels select subtests, which the test binary
+// filters), compiled; nil for an empty pattern.
+func topLevelRun(run string) (*regexp.Regexp, error) {
+	if run == "" {
+		return nil, nil
+	}
+	first := splitRun(run)[0]
+	re, err := regexp.Compile(first)
+	if err != nil {
+		return nil, usagef("bad --run regexp %q: %v", run, err)
+	}
+	return re, nil
+}
+
+// splitRun splits a -run pattern on the slashes that separate test levels,
+// ignoring those inside brackets and parentheses, as package testing does.
+func splitRun(s string) []string {
+	var out []string
+	cs, cp, start := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			cs++
+		case ']':
+			if cs--; cs < 0 {
+				cs = 0
+			}
+		case '(':
+			if cs == 0 {
+				cp++
+			}
+		case ')':
+			if cs == 0 {
+				cp--
+			}
+		case '\\':
+			i++
+		case '/':
+			if cs == 0 && cp == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// exactRun is the -test.run pattern that selects exactly the test named
+// name ("TestX" or "TestX/sub/case"), whatever characters it holds.
+func exactRun(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// defaultTraceDir is where traces go without --trace-dir: outside the
+// user's tree (gosct never writes there unasked), kept across runs.
+func defaultTraceDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "gosct", "traces")
+	}
+	return filepath.Join(os.TempDir(), "gosct-traces")
+}

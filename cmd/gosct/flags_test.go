@@ -1,0 +1,190 @@
+package main
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseTestDefaults(t *testing.T) {
+	o, err := parseTest(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.strategy != "portfolio" || o.schedules != defaultSchedules || o.budget != defaultBudget ||
+		o.depth != 3 || o.races != "off" || o.seedSet || o.json || o.keepGoing {
+		t.Errorf("defaults: %+v", o)
+	}
+	if !reflect.DeepEqual(o.packages, []string{"."}) {
+		t.Errorf("packages %v, want [.]", o.packages)
+	}
+}
+
+func TestParseTestFlags(t *testing.T) {
+	o, err := parseTest([]string{"--strategy", "pct", "--schedules=50", "--budget", "3s", "--seed", "9",
+		"--bound", "2", "--depth", "2", "--run", "TestQ/sub", "--trace-dir", "tr", "--json", "--keep-going",
+		"--deps", "--max-steps", "500", "--races", "report", "./a", "./b/...",
+		"--", "-race", "-tags", "x y", "-v", "-timeout=30s", "-short", "-run", "Ignored", "-myflag=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := testOptions{strategy: "pct", schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
+		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, keepGoing: true, deps: true,
+		maxSteps: 500, races: "report", verbose: true, packages: []string{"./a", "./b/..."}}
+	got := *o
+	got.gotest = goTestFlags{}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	g := o.gotest
+	if !reflect.DeepEqual(g.build, []string{"-race"}) || g.tags != "x y" || g.timeout != "30s" || g.runRe != "Ignored" || !g.verbose {
+		t.Errorf("go test flags %+v", g)
+	}
+	if !reflect.DeepEqual(g.run, []string{"-test.v", "-test.short", "-myflag=1"}) {
+		t.Errorf("binary flags %q", g.run)
+	}
+}
+
+func TestParseTestRunFromGoTestFlags(t *testing.T) {
+	o, err := parseTest([]string{"./p", "--", "-run=TestX"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.run != "TestX" {
+		t.Errorf("run %q, want the -run after --", o.run)
+	}
+}
+
+func TestParseTestErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--strategy", "nope"}, `unknown strategy "nope" (known: db, dfs, dfsrb, pb, pct, portfolio, random`},
+		{[]string{"--schedules", "-1"}, "--schedules must be at least 1"},
+		{[]string{"--schedules", "0"}, "--schedules must be at least 1"},
+		{[]string{"--budget", "-1s"}, "--budget must not be negative"},
+		{[]string{"--bound", "-2"}, "--bound must not be negative"},
+		{[]string{"--depth", "0"}, "--depth must be at least 1"},
+		{[]string{"--max-steps", "-5"}, "--max-steps must not be negative"},
+		{[]string{"--races", "on"}, "--races must be off or report"},
+		{[]string{"--run", "(("}, "bad --run regexp"},
+		{[]string{"--frobnicate"}, "unknown flag: --frobnicate"},
+		{[]string{"-race"}, "flags for go test go after --"},
+		{[]string{"--schedules", "many"}, `invalid argument "many"`},
+		{[]string{"--", "-json"}, "use gosct's --json"},
+		{[]string{"--", "-c"}, "gosct builds the test binary itself"},
+		{[]string{"--", "-tags"}, "-tags needs a value"},
+	}
+	for _, c := range cases {
+		_, err := parseTest(c.args)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("parseTest(%q) = %v, want a usage error containing %q", c.args, err, c.want)
+		}
+	}
+	if _, err := parseTest([]string{"--help"}); !errors.Is(err, errHelp) {
+		t.Errorf("--help: %v", err)
+	}
+}
+
+func TestParseGoTestFlags(t *testing.T) {
+	g, err := parseGoTestFlags([]string{"-gcflags=all=-N -l", "-cover", "-count", "3", "--bench", ".", "-test.cpu=1,2", "pos"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g.build, []string{"-gcflags=all=-N -l", "-cover"}) {
+		t.Errorf("build %q", g.build)
+	}
+	if !reflect.DeepEqual(g.run, []string{"-test.bench=.", "-test.cpu=1,2", "pos"}) {
+		t.Errorf("run %q", g.run)
+	}
+	if len(g.warnings) != 1 || !strings.Contains(g.warnings[0], "-count") {
+		t.Errorf("warnings %q", g.warnings)
+	}
+	g, err = parseGoTestFlags([]string{"-v=false"})
+	if err != nil || g.verbose {
+		t.Errorf("-v=false: %+v, %v", g, err)
+	}
+}
+
+func TestSplitRun(t *testing.T) {
+	cases := map[string][]string{
+		"TestA":          {"TestA"},
+		"TestA/sub":      {"TestA", "sub"},
+		"Test[/]x/y":     {"Test[/]x", "y"},
+		"Test(a/b)/c":    {"Test(a/b)", "c"},
+		`Test\/x/y`:      {`Test\/x`, "y"},
+		"TestA/sub/case": {"TestA", "sub", "case"},
+	}
+	for in, want := range cases {
+		if got := splitRun(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("splitRun(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestExactRun(t *testing.T) {
+	if got := exactRun("TestQ/with_(parens)+x"); got != `^TestQ$/^with_\(parens\)\+x$` {
+		t.Errorf("exactRun = %q", got)
+	}
+}
+
+func TestFilterTests(t *testing.T) {
+	re, err := topLevelRun("A|C/sub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := filterTests([]string{"TestA", "TestB", "TestC"}, re)
+	if !reflect.DeepEqual(got, []string{"TestA", "TestC"}) {
+		t.Errorf("filterTests = %v", got)
+	}
+}
+
+func TestTestTimeout(t *testing.T) {
+	if got := testTimeout("5s", time.Minute, 3); got != "5s" {
+		t.Errorf("user timeout replaced: %s", got)
+	}
+	if got := testTimeout("", time.Second, 2); got != "10m0s" {
+		t.Errorf("small budgets: %s, want go test's 10m0s", got)
+	}
+	if got := testTimeout("", time.Minute, 20); got != "24m20s" {
+		t.Errorf("large budgets: %s", got)
+	}
+	if got := testTimeout("", 0, 20); got != "" {
+		t.Errorf("no budget: %s, want none", got)
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	for _, c := range []struct{ bugs, errs, want int }{{0, 0, 0}, {1, 0, 1}, {0, 1, 2}, {2, 3, 1}} {
+		if got := exitStatus(c.bugs, c.errs); got != c.want {
+			t.Errorf("exitStatus(%d, %d) = %d, want %d", c.bugs, c.errs, got, c.want)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/a-b_c.json": "/tmp/a-b_c.json",
+		"/tmp/a b.json":   "'/tmp/a b.json'",
+		"it's":            `'it'\''s'`,
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestExplorePattern(t *testing.T) {
+	for in, want := range map[string]string{"": ".", "TestA|TestB": "TestA|TestB", "TestA/sub": "TestA//sub", "T[/]x/a/b": "T[/]x//a/b"} {
+		if got := explorePattern(in); got != want {
+			t.Errorf("explorePattern(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := packageTraceDir("/tr", "example.com/a/b"); got != "/tr/example.com_a_b" {
+		t.Errorf("packageTraceDir = %s", got)
+	}
+}

@@ -1,0 +1,91 @@
+// Command gosct tests Go packages for concurrency bugs: it runs each test
+// function under many schedules that it chooses, and writes every bug it
+// finds (deadlock, leak, panic, failure, race, livelock) as a trace that
+// `gosct replay` turns back into the same failure.
+//
+//	gosct test [flags] [packages] [-- go test flags]
+//	gosct replay [flags] TRACE
+//	gosct rewrite [--diff] PATTERN
+//
+// Exit status: 0 when every explored schedule passed, 1 when a bug was
+// found, 2 for anything else. See docs/usage.md.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+)
+
+// Exit statuses: scripts rely on them, so a bug is never exitError and an
+// error never exitBug.
+const (
+	exitOK    = 0
+	exitBug   = 1
+	exitError = 2
+)
+
+// version is the release of this source tree; a binary built by `go install`
+// of a tagged module reports the tag instead.
+const version = "v0.1.0-dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `gosct finds concurrency bugs in Go tests by running them under many schedules.
+
+Usage:
+	gosct test [flags] [packages] [-- go test flags]
+	gosct replay [flags] TRACE
+	gosct rewrite [--diff] PATTERN
+	gosct version
+
+Run "gosct COMMAND --help" for the flags of a command.
+Exit status: 0 all schedules passed, 1 a bug was found, 2 anything else.
+`
+
+// run is main without the process: it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitError
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "test":
+		return cmdTest(ctx, rest, stdout, stderr)
+	case "replay":
+		return cmdReplay(ctx, rest, stdout, stderr)
+	case "rewrite":
+		return cmdRewrite(ctx, rest, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, versionString())
+		return exitOK
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "gosct: unknown command %q\n\n%s", cmd, usage)
+		return exitError
+	}
+}
+
+// gosctVersion is the version recorded in traces and printed by --version.
+func gosctVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
+
+func versionString() string {
+	return fmt.Sprintf("gosct %s (%s %s/%s)", gosctVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+// progress draws one status line on a terminal while a test binary runs:
+// test, strategy, schedules done, schedules/s, bugs. It learns the numbers
+// from the results file: "test" and "bug" events, and the "progress"
+// events (test, schedules so far) that a runtime may append periodically.
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	strategy string
+	drawn    bool
+
+	test      string
+	testStart time.Time
+	done      int // schedules of finished tests
+	current   int // schedules of the test in progress
+	bugs      int
+	start     time.Time
+}
+
+// isTerminal reports whether f is a character device, which is all the
+// progress line needs to know.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func newProgress(w io.Writer, strategy string) *progress {
+	return &progress{w: w, strategy: strategy, start: time.Now()}
+}
+
+// observe updates the counters from new events.
+func (p *progress) observe(evs []wire.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range evs {
+		switch e.Event {
+		case "progress":
+			if e.Test != p.test {
+				p.test, p.testStart = e.Test, time.Now()
+			}
+			p.current = e.Schedules
+			if e.Strategy != "" {
+				p.strategy = e.Strategy
+			}
+		case "bug":
+			p.bugs++
+			if e.Test != "" && e.Test != p.test {
+				p.test, p.testStart = e.Test, time.Now()
+			}
+			if e.Schedule > p.current {
+				p.current = e.Schedule
+			}
+		case "test":
+			p.done += e.Schedules
+			p.current = 0
+			p.test = ""
+		}
+	}
+}
+
+// draw redraws the line.
+func (p *progress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := p.done + p.current
+	el := time.Since(p.start).Seconds()
+	test := p.test
+	if test == "" {
+		test = "…"
+	}
+	line := fmt.Sprintf("%s  %s  %d schedules  %s/s  %d bug%s", test, p.strategy, n, rate(n, el), p.bugs, plural(p.bugs))
+	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+	p.drawn = true
+}
+
+// clear erases the line so that other output starts on a clean line.
+func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
+	}
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
+	"github.com/gosct/gosct/rewrite"
+	"github.com/spf13/pflag"
+)
+
+const replayUsage = `usage: gosct replay [flags] TRACE [-- go test flags]
+
+Rebuilds the trace's package and runs its test once under the recorded
+schedule. Exit status 1 when the bug happens again, 0 when the schedule ran
+without it, 2 on errors, or when the program no longer follows the trace
+(it says where) and --continue is not given. Run it inside the module of
+the trace's package; build flags the original run used (-tags, -race) go
+after --.
+
+Flags:
+`
+
+// replayOptions is the parsed command line of `gosct replay`.
+type replayOptions struct {
+	cont      bool
+	verbose   bool
+	json      bool
+	schedules int
+	traceDir  string
+	trace     string
+	gotest    goTestFlags
+}
+
+func parseReplay(args []string) (*replayOptions, *pflag.FlagSet, error) {
+	o := &replayOptions{}
+	fs := pflag.NewFlagSet("gosct replay", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.BoolVar(&o.cont, "continue", false, "after a divergence, keep exploring from the diverged point")
+	fs.IntVar(&o.schedules, "schedules", 100, "with --continue: how many schedules to explore from the diverged point")
+	fs.StringVar(&o.traceDir, "trace-dir", "", "with --continue: where traces of new bugs are written")
+	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print the test binary's output")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, fs, err
+	}
+	pos := fs.Args()
+	if dash := fs.ArgsLenAtDash(); dash >= 0 {
+		gt, err := parseGoTestFlags(pos[dash:])
+		if err != nil {
+			return nil, fs, err
+		}
+		o.gotest = *gt
+		pos = pos[:dash]
+	}
+	switch {
+	case len(pos) == 0:
+		return nil, fs, usagef("no trace given (gosct replay TRACE)")
+	case len(pos) > 1:
+		return nil, fs, usagef("one trace at a time, got %d arguments", len(pos))
+	case o.schedules < 1:
+		return nil, fs, usagef("--schedules must be at least 1, not %d", o.schedules)
+	}
+	o.trace = pos[0]
+	if o.gotest.verbose {
+		o.verbose = true
+	}
+	return o, fs, nil
+}
+
+func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, fs, err := parseReplay(args)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(stdout, replayUsage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
+		return exitError
+	}
+	tracePath, err := filepath.Abs(o.trace)
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
+		return exitError
+	}
+	t, err := replay.Read(tracePath)
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
+		return exitError
+	}
+	if t.Package == "" {
+		fmt.Fprintf(stderr, "gosct replay: %s names no package\n", o.trace)
+		return exitError
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
+		return exitError
+	}
+	b, err := instrument(ctx, rewrite.Options{Dir: cwd, Patterns: []string{t.Package}, Tags: o.gotest.tags})
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct replay: %s (run gosct replay inside the module of %s)\n", instrumentError(err), t.Package)
+		return exitError
+	}
+	var pkg *rewrite.Package
+	for _, p := range b.Packages {
+		if p.ImportPath == t.Package {
+			pkg = p
+		}
+	}
+	top := strings.SplitN(t.Test, "/", 2)[0]
+	if pkg == nil || !contains(pkg.Tests, top) {
+		fmt.Fprintf(stderr, "gosct replay: package %s has no test %s any more\n", t.Package, top)
+		return exitError
+	}
+	traceDir := ""
+	if o.cont {
+		if traceDir, err = prepareTraceDir(o.traceDir); err != nil {
+			fmt.Fprintf(stderr, "gosct replay: %v\n", err)
+			return exitError
+		}
+	}
+	tmp, err := os.MkdirTemp("", "gosct-")
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
+		return exitError
+	}
+	defer os.RemoveAll(tmp)
+	if traceDir == "" {
+		// Replay writes no trace of its own worth keeping: the user has it.
+		traceDir = tmp
+	}
+
+	rep := newReporter(stdout, stderr, o.json, o.verbose, t.Strategy, t.Seed)
+	for _, w := range b.Warnings {
+		rep.message("warning", "", "", "", w)
+	}
+	if t.Uncontrolled {
+		rep.message("warning", t.Package, t.Test, tracePath, "the recorded execution depended on something gosct does not control: the replay may differ")
+	}
+	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose, timeout: o.gotest.timeout}
+	bin, ok := r.buildPackage(0, pkg)
+	if !ok {
+		return exitError
+	}
+	schedules := 1
+	if o.cont {
+		schedules = o.schedules
+	}
+	cfg := wire.Config{
+		Mode: "replay", Package: t.Package, Strategy: t.Strategy, Seed: t.Seed, Schedules: schedules,
+		Trace: tracePath, Continue: o.cont, TraceDir: traceDir,
+	}
+	res := r.runTests(0, pkg, bin, cfg, exactRun(t.Test), []string{top}, "")
+	if res == nil {
+		return exitError
+	}
+	return replayOutcome(rep, res, o.cont, t)
+}
+
+// replayOutcome prints what the replay showed and returns the exit status:
+// 1 when the trace's bug (or, with --continue, any bug) happened, 2 when
+// the program diverged from the trace without --continue or the run failed,
+// 0 when the schedule ran to its end without the bug.
+func replayOutcome(rep *reporter, res *binaryResult, cont bool, t *replay.Trace) int {
+	bugs, diverged, replayed := 0, false, false
+	for _, e := range res.events {
+		switch e.Event {
+		case "bug":
+			bugs++
+			replayed = replayed || e.Replayed
+		case "diverged":
+			diverged = true
+		}
+	}
+	switch {
+	case replayed:
+		rep.message("info", "", "", "", "the trace's bug happened again")
+		return exitBug
+	case bugs > 0:
+		rep.message("info", "", "", "", "a bug happened, not the one the trace recorded")
+		return exitBug
+	case diverged && !cont:
+		rep.message("error", "", "", "", "the program no longer follows the trace (see above); --continue explores from the diverged point")
+		return exitError
+	case rep.errors > 0:
+		return exitError
+	case diverged:
+		rep.message("info", "", "", "", fmt.Sprintf("no bug in the schedules explored from the diverged point (the trace had %s)", bugName(t)))
+		return exitOK
+	}
+	rep.message("info", "", "", "", fmt.Sprintf("the schedule ran to its end without the bug (the trace had %s)", bugName(t)))
+	return exitOK
+}
+
+func bugName(t *replay.Trace) string {
+	if t.Bug == nil {
+		return "no bug recorded"
+	}
+	return fmt.Sprintf("%s: %s", t.Bug.Kind, firstLine(t.Bug.Message))
+}

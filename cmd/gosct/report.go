@@ -1,0 +1,336 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+// reporter prints what the test binaries report, for people or (--json)
+// for programs, and keeps the totals for the summary. Its methods may be
+// called while the progress line is drawn: they clear it first.
+type reporter struct {
+	mu       sync.Mutex
+	stdout   io.Writer
+	stderr   io.Writer
+	json     bool
+	verbose  bool
+	progress *progress
+
+	strategy string
+	seed     int64
+	start    time.Time
+
+	schedules  int
+	exploreS   float64
+	bugs       int
+	keys       map[string]bool
+	tests      int
+	exhausted  int
+	errors     int
+	systematic bool
+}
+
+func newReporter(stdout, stderr io.Writer, json, verbose bool, strategy string, seed int64) *reporter {
+	return &reporter{
+		stdout: stdout, stderr: stderr, json: json, verbose: verbose,
+		strategy: strategy, seed: seed, start: time.Now(),
+		keys: map[string]bool{}, systematic: systematic[strategy],
+	}
+}
+
+// jsonBug is the "bug" object of --json; the fields of the command-line
+// contract are never omitted.
+type jsonBug struct {
+	Event      string `json:"event"`
+	Package    string `json:"package"`
+	Test       string `json:"test"`
+	Kind       string `json:"kind"`
+	Schedule   int    `json:"schedule"`
+	Strategy   string `json:"strategy"`
+	Trace      string `json:"trace"`
+	Message    string `json:"message"`
+	Key        string `json:"key,omitempty"`
+	Report     string `json:"report,omitempty"`
+	Regression string `json:"regression,omitempty"` // the regression trace that found it
+	Replayed   bool   `json:"replayed,omitempty"`
+}
+
+type jsonTest struct {
+	Event     string  `json:"event"`
+	Package   string  `json:"package"`
+	Test      string  `json:"test"`
+	Schedules int     `json:"schedules"`
+	Bugs      int     `json:"bugs"`
+	ElapsedS  float64 `json:"elapsed_s"`
+	Exhausted bool    `json:"exhausted"`
+	Status    string  `json:"status,omitempty"`
+}
+
+type jsonMessage struct {
+	Event   string `json:"event"` // "error", "warning", "diverged"
+	Package string `json:"package,omitempty"`
+	Test    string `json:"test,omitempty"`
+	Trace   string `json:"trace,omitempty"`
+	Message string `json:"message"`
+}
+
+type jsonSummary struct {
+	Event         string  `json:"event"`
+	Schedules     int     `json:"schedules"`
+	Bugs          int     `json:"bugs"`
+	DistinctBugs  int     `json:"distinct_bugs"`
+	ElapsedS      float64 `json:"elapsed_s"`
+	SchedulesPerS float64 `json:"schedules_per_s"`
+	Tests         int     `json:"tests"`
+	Exhausted     int     `json:"exhausted_tests"`
+	Errors        int     `json:"errors"`
+	Strategy      string  `json:"strategy"`
+	Seed          int64   `json:"seed"`
+}
+
+func (r *reporter) emit(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // plain structs of strings and numbers
+	}
+	r.stdout.Write(append(b, '\n'))
+}
+
+func (r *reporter) clear() {
+	if r.progress != nil {
+		r.progress.clear()
+	}
+}
+
+// bug reports one bug event. regression names the testdata trace whose
+// replay found it ("" while exploring).
+func (r *reporter) bug(pkg string, e wire.Event, regression string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clear()
+	r.bugs++
+	key := e.Key
+	if key == "" {
+		key = e.Kind + "\x00" + e.Test + "\x00" + firstLine(e.Message)
+	}
+	dup := r.keys[key]
+	r.keys[key] = true
+	if e.Package != "" {
+		pkg = e.Package
+	}
+	strategy := e.Strategy
+	if strategy == "" {
+		strategy = r.strategy
+	}
+	if r.json {
+		r.emit(jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
+			Strategy: strategy, Trace: e.Trace, Message: e.Message, Key: e.Key, Report: e.Report,
+			Regression: regression, Replayed: e.Replayed})
+		return
+	}
+	w := r.stdout
+	if dup && !r.verbose {
+		fmt.Fprintf(w, "--- BUG %s in %s again (schedule %d): %s\n    replay: %s\n",
+			e.Kind, e.Test, e.Schedule, firstLine(e.Message), replayCommand(e.Trace))
+		return
+	}
+	how := fmt.Sprintf("schedule %d, strategy %s", e.Schedule, strategy)
+	if regression != "" {
+		how = "regression trace " + regression
+	}
+	fmt.Fprintf(w, "--- BUG %s in %s (package %s, %s)\n", e.Kind, e.Test, pkg, how)
+	if e.Message != "" {
+		fmt.Fprintf(w, "%s\n", indent(e.Message, "    "))
+	}
+	if rep := strings.TrimRight(e.Report, "\n"); rep != "" && rep != e.Message {
+		fmt.Fprintf(w, "\n%s\n\n", indent(rep, "    "))
+	}
+	if e.Trace != "" {
+		fmt.Fprintf(w, "    trace:  %s\n    replay: %s\n", e.Trace, replayCommand(e.Trace))
+	} else {
+		fmt.Fprintf(w, "    (no trace was written)\n")
+	}
+}
+
+// test reports that a test function's exploration finished.
+func (r *reporter) test(pkg string, e wire.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.schedules += e.Schedules
+	r.exploreS += e.ElapsedS
+	r.tests++
+	if e.Exhausted {
+		r.exhausted++
+	}
+	if r.json {
+		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Schedules: e.Schedules, Bugs: e.Bugs,
+			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status})
+		return
+	}
+	if !r.verbose {
+		return
+	}
+	r.clear()
+	fmt.Fprintf(r.stdout, "=== %s: %d schedules in %s (%s/s)", e.Test, e.Schedules, seconds(e.ElapsedS), rate(e.Schedules, e.ElapsedS))
+	if e.Bugs > 0 {
+		fmt.Fprintf(r.stdout, ", %d bug%s", e.Bugs, plural(e.Bugs))
+	}
+	if e.Status != "" {
+		fmt.Fprintf(r.stdout, ", %s", e.Status)
+	}
+	fmt.Fprintln(r.stdout)
+}
+
+// message reports a warning, an error or a divergence. Errors count towards
+// exit status 2.
+func (r *reporter) message(kind, pkg, test, trace, msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clear()
+	if kind == "error" {
+		r.errors++
+	}
+	if r.json {
+		r.emit(jsonMessage{Event: kind, Package: pkg, Test: test, Trace: trace, Message: msg})
+		return
+	}
+	where := pkg
+	if test != "" {
+		where += " " + test
+	}
+	if where != "" {
+		where += ": "
+	}
+	fmt.Fprintf(r.stderr, "gosct: %s%s%s\n", label(kind), where, msg)
+}
+
+func label(kind string) string {
+	switch kind {
+	case "warning":
+		return "warning: "
+	case "diverged":
+		return "diverged: "
+	}
+	return ""
+}
+
+// output passes a test binary's output on: to stderr with --json (stdout
+// holds only JSON), to stdout otherwise, like go test.
+func (r *reporter) output(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clear()
+	w := r.stdout
+	if r.json {
+		w = r.stderr
+	}
+	w.Write(b)
+	if b[len(b)-1] != '\n' {
+		io.WriteString(w, "\n")
+	}
+}
+
+// pkgLine prints go test's per-package line.
+func (r *reporter) pkgLine(status, pkg, detail string) {
+	if r.json {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clear()
+	fmt.Fprintf(r.stdout, "%-4s %s\t%s\n", status, pkg, detail)
+}
+
+// summary prints the totals at the end.
+func (r *reporter) summary() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clear()
+	elapsed := time.Since(r.start).Seconds()
+	if r.json {
+		r.emit(jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys),
+			ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, r.exploreS)),
+			Tests: r.tests, Exhausted: r.exhausted, Errors: r.errors, Strategy: r.strategy, Seed: r.seed})
+		return
+	}
+	w := r.stdout
+	fmt.Fprintf(w, "gosct: %d schedule%s of %d test%s in %s (%s schedules/s), ",
+		r.schedules, plural(r.schedules), r.tests, plural(r.tests), seconds(elapsed), rate(r.schedules, r.exploreS))
+	if r.bugs == 0 {
+		fmt.Fprintf(w, "no bug")
+	} else {
+		fmt.Fprintf(w, "%d bug%s (%d distinct)", r.bugs, plural(r.bugs), len(r.keys))
+	}
+	fmt.Fprintf(w, "; strategy %s, seed %d\n", r.strategy, r.seed)
+	switch {
+	case r.exhausted > 0:
+		fmt.Fprintf(w, "gosct: systematic search completed for %d of %d tests\n", r.exhausted, r.tests)
+	case r.systematic && r.tests > 0:
+		fmt.Fprintf(w, "gosct: systematic search not completed (schedule or time limit reached)\n")
+	}
+}
+
+func perS(n int, s float64) float64 {
+	if s <= 0 {
+		return 0
+	}
+	return float64(n) / s
+}
+
+func rate(n int, s float64) string {
+	if s <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", perS(n, s))
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+func seconds(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Millisecond).String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// replayCommand is the one line that replays trace, quoted for a POSIX shell.
+func replayCommand(trace string) string {
+	return "gosct replay " + shellQuote(trace)
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+@%,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

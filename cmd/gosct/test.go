@@ -1,0 +1,400 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
+	"github.com/gosct/gosct/rewrite"
+)
+
+const testUsage = `usage: gosct test [flags] [packages] [-- go test flags]
+
+Runs each test function of the packages under many schedules and reports
+every concurrency bug (deadlock, leak, panic, failure, race, livelock) with
+a trace that "gosct replay TRACE" replays. Traces kept in a package's
+testdata/gosct/ are replayed first, as regression cases.
+
+Flags after -- reach go test: build flags (-race, -tags, -gcflags...) the
+build, test flags (-v, -timeout, -short, -skip...) the test binary.
+
+Flags:
+`
+
+// runner holds what one `gosct test` or `gosct replay` invocation shares
+// across packages.
+type runner struct {
+	ctx    context.Context
+	rep    *reporter
+	tmp    string
+	build  *rewrite.Build
+	gt     *goTestFlags
+	stream bool
+	// timeout is the -test.timeout of the test binaries.
+	timeout string
+	// bugs and errors count what decides the exit status.
+	bugs int
+}
+
+func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseTest(args)
+	if errors.Is(err, errHelp) {
+		fmt.Fprint(stdout, testUsage)
+		fs := newTestFlagSet(&testOptions{})
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct test: %v\n", err)
+		return exitError
+	}
+	if !o.seedSet {
+		// A fresh seed per run explores new schedules each time; the
+		// summary prints it so the run can be repeated exactly.
+		o.seed = time.Now().UnixNano() & 0x7fffffff
+	}
+	traceDir, err := prepareTraceDir(o.traceDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct test: %v\n", err)
+		return exitError
+	}
+	rep := newReporter(stdout, stderr, o.json, o.verbose, o.strategy, o.seed)
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+		rep.progress = newProgress(stderr, o.strategy)
+	}
+	for _, w := range o.gotest.warnings {
+		rep.message("warning", "", "", "", w)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct test: %v\n", err)
+		return exitError
+	}
+	b, err := instrument(ctx, rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps})
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct test: %s\n", instrumentError(err))
+		return exitError
+	}
+	for _, w := range b.Warnings {
+		rep.message("warning", "", "", "", w)
+	}
+	tmp, err := os.MkdirTemp("", "gosct-")
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct test: %v\n", err)
+		return exitError
+	}
+	defer os.RemoveAll(tmp)
+
+	runRe, _ := topLevelRun(o.run) // validated by parseTest
+	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose}
+	if len(b.Packages) == 0 {
+		rep.message("error", "", "", "", fmt.Sprintf("no package to test matches %s", strings.Join(o.packages, " ")))
+	}
+	for i, pkg := range b.Packages {
+		if ctx.Err() != nil {
+			rep.message("error", "", "", "", "interrupted")
+			break
+		}
+		tests := filterTests(pkg.Tests, runRe)
+		switch {
+		case len(pkg.Tests) == 0:
+			rep.pkgLine("?", pkg.ImportPath, "[no test files]")
+			continue
+		case len(tests) == 0:
+			rep.pkgLine("ok", pkg.ImportPath, "[no tests to run]")
+			continue
+		}
+		r.timeout = testTimeout(o.gotest.timeout, o.budget, len(tests))
+		bin, ok := r.buildPackage(i, pkg)
+		if !ok {
+			continue
+		}
+		start := time.Now()
+		bugs0, errs0 := r.bugs, rep.errors
+		r.regressions(i, pkg, bin, runRe)
+		run := explorePattern(o.run)
+		cfg := wire.Config{
+			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
+			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth,
+			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
+			TraceDir: packageTraceDir(traceDir, pkg.ImportPath),
+		}
+		r.runTests(i, pkg, bin, cfg, run, tests, "")
+		status, detail := "ok", seconds(time.Since(start).Seconds())
+		switch {
+		case r.bugs > bugs0:
+			status = "FAIL"
+			detail += fmt.Sprintf(" [%d bug%s]", r.bugs-bugs0, plural(r.bugs-bugs0))
+		case rep.errors > errs0:
+			status = "FAIL"
+			detail += " [error]"
+		}
+		rep.pkgLine(status, pkg.ImportPath, detail)
+	}
+	rep.summary()
+	return exitStatus(r.bugs, rep.errors)
+}
+
+// explorePattern is the -test.run of an exploration. The runtime runs each
+// schedule of a test function as a subtest schedule_N, so the user's
+// subtests are one level deeper than the user's pattern says: an empty
+// level, which matches anything, is inserted for the schedules.
+func explorePattern(run string) string {
+	if run == "" {
+		return "."
+	}
+	levels := splitRun(run)
+	if len(levels) == 1 {
+		return run
+	}
+	return levels[0] + "//" + strings.Join(levels[1:], "/")
+}
+
+// packageTraceDir is the directory of one package's traces: the runtime
+// names a trace after its test, and two packages may have tests of the same
+// name.
+func packageTraceDir(dir, importPath string) string {
+	return filepath.Join(dir, strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(importPath))
+}
+
+// exitStatus: a bug found is the answer the user asked for, so it wins over
+// errors met elsewhere (which were printed).
+func exitStatus(bugs, errs int) int {
+	switch {
+	case bugs > 0:
+		return exitBug
+	case errs > 0:
+		return exitError
+	}
+	return exitOK
+}
+
+// buildPackage builds pkg's instrumented test binary.
+func (r *runner) buildPackage(i int, pkg *rewrite.Package) (string, bool) {
+	bin := filepath.Join(r.tmp, fmt.Sprintf("%d-%s.test", i, path.Base(pkg.ImportPath)))
+	out, err := buildTestBinary(r.ctx, r.build.ModDir, r.build.Overlay, r.build.Flags, r.gt, pkg.ImportPath, bin)
+	if err != nil {
+		r.rep.output(out)
+		r.rep.message("error", pkg.ImportPath, "", "", "build failed: "+strings.TrimSpace(lastLine(err.Error())))
+		r.rep.pkgLine("FAIL", pkg.ImportPath, "[build failed]")
+		return "", false
+	}
+	return bin, true
+}
+
+// regressions replays the traces kept in pkg's testdata/gosct.
+func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe *regexp.Regexp) {
+	traces, _ := filepath.Glob(filepath.Join(pkg.Dir, "testdata", "gosct", "*.json"))
+	sort.Strings(traces)
+	for j, p := range traces {
+		rel := relPath(pkg.Dir, p)
+		t, err := replay.Read(p)
+		if err != nil {
+			r.rep.message("error", pkg.ImportPath, "", p, err.Error())
+			continue
+		}
+		top := strings.SplitN(t.Test, "/", 2)[0]
+		if runRe != nil && !runRe.MatchString(top) {
+			continue
+		}
+		if !contains(pkg.Tests, top) {
+			r.rep.message("warning", pkg.ImportPath, t.Test, p, fmt.Sprintf("regression trace %s names a test that the package does not have", rel))
+			continue
+		}
+		cfg := wire.Config{
+			Mode: "replay", Package: pkg.ImportPath, Strategy: t.Strategy, Seed: t.Seed, Schedules: 1,
+			Trace: p, TraceDir: filepath.Join(r.tmp, fmt.Sprintf("%d-regression-%d", i, j)),
+		}
+		if err := os.MkdirAll(cfg.TraceDir, 0o755); err != nil {
+			r.rep.message("error", pkg.ImportPath, "", "", err.Error())
+			return
+		}
+		res := r.runTests(i, pkg, bin, cfg, exactRun(t.Test), []string{top}, rel)
+		if res != nil && countEvents(res.events, "bug") == 0 && countEvents(res.events, "diverged") == 0 {
+			r.rep.message("info", pkg.ImportPath, t.Test, p, fmt.Sprintf("regression trace %s passed", rel))
+		}
+	}
+}
+
+// runTests runs the binary once and reports its events. expected are the
+// test functions that must each report a "test" event; regression names the
+// testdata trace replayed ("" while exploring).
+func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, expected []string, regression string) *binaryResult {
+	cfg.Results = filepath.Join(r.tmp, fmt.Sprintf("%d-%d.results", i, time.Now().UnixNano()))
+	args := []string{"-test.run=" + run, "-test.count=1"}
+	if r.timeout != "" {
+		args = append(args, "-test.timeout="+r.timeout)
+	}
+	if r.stream {
+		args = append(args, "-test.v=true")
+	}
+	args = append(args, r.gt.run...)
+	rep := r.rep
+	res, err := runBinary(r.ctx, binaryRun{
+		bin: bin, dir: pkg.Dir, cfg: cfg, args: args, stream: r.stream,
+		onEvent: func(e wire.Event) { r.event(pkg.ImportPath, e, regression) },
+	}, rep)
+	if err != nil {
+		rep.message("error", pkg.ImportPath, "", "", err.Error())
+		return nil
+	}
+	r.check(pkg.ImportPath, res, expected)
+	return res
+}
+
+// event reports one event of the results file.
+func (r *runner) event(pkg string, e wire.Event, regression string) {
+	switch e.Event {
+	case "bug":
+		r.bugs++
+		r.rep.bug(pkg, e, regression)
+	case "test":
+		r.rep.test(pkg, e)
+	case "diverged":
+		msg := e.Message
+		if regression != "" {
+			msg = fmt.Sprintf("regression trace %s no longer follows the code (fixed, or changed?): %s", regression, msg)
+		}
+		r.rep.message("diverged", pkg, e.Test, e.Trace, msg)
+	case "warning":
+		r.rep.message("warning", pkg, e.Test, e.Trace, e.Message)
+	}
+}
+
+// check compares what the binary reported with what it was asked to do: a
+// test function without a "test" event means the binary died in it. That is
+// an error, not a bug: only events report bugs.
+func (r *runner) check(pkg string, res *binaryResult, expected []string) {
+	done := map[string]bool{}
+	for _, e := range res.events {
+		if e.Event == "test" {
+			done[strings.SplitN(e.Test, "/", 2)[0]] = true
+		}
+	}
+	var missing []string
+	for _, t := range expected {
+		if !done[t] {
+			missing = append(missing, t)
+		}
+	}
+	if res.truncated || res.bad > 0 {
+		r.rep.message("warning", pkg, "", "", "the results file of the test binary holds unreadable lines (cut short by a crash?)")
+	}
+	bugs := countEvents(res.events, "bug")
+	switch {
+	case len(missing) > 0 && res.exitCode != 0:
+		if !r.stream {
+			r.rep.output(res.output)
+		}
+		r.rep.message("error", pkg, missing[0], "", fmt.Sprintf("the test binary exited with status %d before reporting %s (output above)", res.exitCode, strings.Join(missing, ", ")))
+	case len(missing) > 0:
+		r.rep.message("warning", pkg, "", "", fmt.Sprintf("no gosct result for %s: the test ran without scheduling control", strings.Join(missing, ", ")))
+	case res.exitCode != 0 && bugs == 0:
+		if !r.stream {
+			r.rep.output(res.output)
+		}
+		r.rep.message("error", pkg, "", "", fmt.Sprintf("the test binary failed (exit status %d) outside the schedules gosct controls (output above)", res.exitCode))
+	}
+}
+
+func countEvents(evs []wire.Event, kind string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Event == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// filterTests keeps the tests matched by the first level of -run.
+func filterTests(tests []string, re *regexp.Regexp) []string {
+	if re == nil {
+		return tests
+	}
+	var out []string
+	for _, t := range tests {
+		if re.MatchString(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// testTimeout is the -test.timeout of a binary: the user's, or go test's
+// 10 minutes stretched to cover the budgets of all its tests, so that only a
+// hung binary hits it.
+func testTimeout(user string, budget time.Duration, tests int) string {
+	if user != "" {
+		return user
+	}
+	t := 10 * time.Minute
+	if budget > 0 {
+		if need := time.Duration(tests)*(budget+10*time.Second) + time.Minute; need > t {
+			t = need
+		}
+	} else {
+		t = 0 // no budget: exploration may legitimately run long
+	}
+	if t == 0 {
+		return ""
+	}
+	return t.String()
+}
+
+func prepareTraceDir(dir string) (string, error) {
+	if dir == "" {
+		dir = defaultTraceDir()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return "", fmt.Errorf("cannot create the trace directory: %v", err)
+	}
+	return abs, nil
+}
+
+func instrumentError(err error) string {
+	var ue *rewrite.UserError
+	if errors.As(err, &ue) {
+		return ue.Msg
+	}
+	return "cannot instrument the packages: " + err.Error()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func relPath(base, p string) string {
+	if rel, err := filepath.Rel(base, p); err == nil {
+		return rel
+	}
+	return p
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}

@@ -1,0 +1,3 @@
+module example.com/e2emod
+
+go 1.21

@@ -1,0 +1,89 @@
+// Package fakert stands in for an instrumented package in the command's unit
+// tests: its TestMain plays the gosct runtime, reading GOSCT_CONFIG and
+// appending the events that the scenario in FAKE_SCENARIO calls for, so the
+// command's handling of results, exit statuses and output can be tested
+// without the rewriter and the runtime.
+package fakert
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+type config struct {
+	Mode      string `json:"mode"`
+	Package   string `json:"package"`
+	Strategy  string `json:"strategy"`
+	Seed      int64  `json:"seed"`
+	Schedules int    `json:"schedules"`
+	TraceDir  string `json:"trace_dir"`
+	Trace     string `json:"trace"`
+	Continue  bool   `json:"continue"`
+	Results   string `json:"results"`
+}
+
+var tests = []string{"TestA", "TestB"}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	var c config
+	if err := json.Unmarshal([]byte(os.Getenv("GOSCT_CONFIG")), &c); err != nil {
+		fmt.Println("no config:", err)
+		os.Exit(3)
+	}
+	// Record what the command passed, for the tests to check.
+	if rec := os.Getenv("FAKE_RECORD"); rec != "" {
+		wd, _ := os.Getwd()
+		b, _ := json.Marshal(map[string]any{"config": c, "args": os.Args[1:], "dir": wd})
+		f, _ := os.OpenFile(rec, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		f.Write(append(b, '\n'))
+		f.Close()
+	}
+	run := flag.Lookup("test.run").Value.String()
+	top := regexp.MustCompile(strings.SplitN(run, "/", 2)[0])
+	out, err := os.OpenFile(c.Results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	emit := func(ev map[string]any) {
+		b, _ := json.Marshal(ev)
+		out.Write(append(b, '\n'))
+	}
+	scenario := os.Getenv("FAKE_SCENARIO")
+	code := 0
+	for _, name := range tests {
+		if !top.MatchString(name) {
+			continue
+		}
+		switch {
+		case scenario == "crash" && name == "TestB":
+			out.WriteString(`{"event":"progress","te`)
+			fmt.Println("panic: runtime error: boom in TestB")
+			os.Exit(2)
+		case scenario == "bug" && name == "TestB", scenario == "replay-bug":
+			os.MkdirAll(c.TraceDir, 0o755)
+			trace := filepath.Join(c.TraceDir, name+".json")
+			os.WriteFile(trace, []byte(`{"format":1,"test":"`+name+`"}`), 0o644)
+			emit(map[string]any{"event": "bug", "package": c.Package, "test": name, "kind": "deadlock",
+				"schedule": 7, "strategy": "pct", "trace": trace, "message": "all goroutines are asleep",
+				"report": "goroutine 1 blocked on chan send", "key": "deadlock q.go:3", "replayed": c.Mode == "replay"})
+			code = 1
+		case scenario == "diverged":
+			emit(map[string]any{"event": "diverged", "test": name, "message": "diverged at step 3: expected goroutine 2 at chan send q.go:4, got goroutine 1 at mutex lock q.go:9"})
+		case scenario == "fail-outside" && name == "TestA":
+			fmt.Println("--- FAIL: TestUninstrumented")
+			code = 1
+		}
+		emit(map[string]any{"event": "test", "test": name, "schedules": c.Schedules, "elapsed_s": 0.5,
+			"exhausted": c.Strategy == "dfs", "status": "done"})
+	}
+	out.Close()
+	fmt.Println("fake runtime ran", scenario)
+	os.Exit(code)
+}

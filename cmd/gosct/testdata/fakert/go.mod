@@ -1,0 +1,3 @@
+module example.com/fakert
+
+go 1.21

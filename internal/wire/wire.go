@@ -1,0 +1,113 @@
+// Package wire is the protocol between the gosct command and an instrumented
+// test binary: the command passes a Config in the environment, the binary
+// appends Events, one JSON object per line, to the file the Config names.
+//
+// It depends on the standard library only, because it is linked into every
+// instrumented test binary.
+package wire
+
+import (
+	"encoding/json"
+	"os"
+)
+
+// EnvConfig is the environment variable that carries the JSON Config. When it
+// is unset the instrumented binary runs in pass-through mode: every hook does
+// exactly what the original operation did, with no scheduling control.
+const EnvConfig = "GOSCT_CONFIG"
+
+// Config tells the runtime in a test binary what to do.
+type Config struct {
+	// Mode is "explore" (run each test under many schedules) or "replay"
+	// (run the schedule of Trace once).
+	Mode string `json:"mode"`
+	// Package is the import path of the package under test, for reports.
+	Package string `json:"package"`
+
+	Strategy  string `json:"strategy"`
+	Seed      int64  `json:"seed"`
+	Schedules int    `json:"schedules"`
+	// BudgetNS is the wall-clock budget per test function, in nanoseconds;
+	// 0 means none.
+	BudgetNS int64 `json:"budget_ns,omitempty"`
+	Bound    int   `json:"bound,omitempty"`
+	Depth    int   `json:"depth,omitempty"`
+	// KeepGoing continues exploring a test after its first bug.
+	KeepGoing bool `json:"keep_going,omitempty"`
+	// MaxSteps bounds the scheduling steps of one execution; more is
+	// reported as a livelock. 0 means the runtime's default.
+	MaxSteps int `json:"max_steps,omitempty"`
+	// Races selects the race mode: "" or "off", "report".
+	Races string `json:"races,omitempty"`
+
+	// TraceDir is where traces of bugs are written.
+	TraceDir string `json:"trace_dir"`
+	// Trace is the trace file to replay (Mode "replay").
+	Trace string `json:"trace,omitempty"`
+	// Continue, in replay mode, keeps exploring from a diverged point.
+	Continue bool `json:"continue,omitempty"`
+
+	// Results is the file Events are appended to.
+	Results string `json:"results"`
+}
+
+// Event is one line of the results file.
+type Event struct {
+	// Event is "bug", "test" (a test function's exploration finished),
+	// "diverged" (replay), "warning".
+	Event   string `json:"event"`
+	Package string `json:"package,omitempty"`
+	Test    string `json:"test,omitempty"`
+	// Kind of bug: deadlock, leak, panic, failure, race, livelock.
+	Kind     string `json:"kind,omitempty"`
+	Schedule int    `json:"schedule,omitempty"`
+	Strategy string `json:"strategy,omitempty"`
+	Trace    string `json:"trace,omitempty"`
+	Message  string `json:"message,omitempty"`
+	// Report is the full human-readable report of a bug: goroutines,
+	// interleaving table, stacks.
+	Report string `json:"report,omitempty"`
+	// Key identifies a bug for deduplication: kind and sites.
+	Key string `json:"key,omitempty"`
+
+	// For "test" events.
+	Schedules  int     `json:"schedules,omitempty"`
+	Bugs       int     `json:"bugs,omitempty"`
+	ElapsedS   float64 `json:"elapsed_s,omitempty"`
+	Exhausted  bool    `json:"exhausted,omitempty"`
+	Status     string  `json:"status,omitempty"`
+	Controlled bool    `json:"controlled,omitempty"`
+	// Replayed, for a "bug" found in replay mode, says the trace's bug
+	// happened again.
+	Replayed bool `json:"replayed,omitempty"`
+}
+
+// Load reads the Config from the environment; nil when unset.
+func Load() (*Config, error) {
+	s := os.Getenv(EnvConfig)
+	if s == "" {
+		return nil, nil
+	}
+	var c Config
+	if err := json.Unmarshal([]byte(s), &c); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Append writes e as one line to the results file.
+func Append(path string, e *Event) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

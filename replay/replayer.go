@@ -1,0 +1,190 @@
+package replay
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+
+	"github.com/gosct/gosct/strategies"
+)
+
+// Divergence says where a program stopped following a trace: the recorded
+// decision at Step could not be taken again.
+type Divergence struct {
+	// Step is the 0-based index of the decision in Trace.Decisions.
+	Step int
+	// Expected describes the recorded decision: "goroutine 3 at chan send
+	// queue.go:41". Got describes what the program offered instead.
+	Expected, Got string
+}
+
+// Error makes a Divergence usable as an error.
+func (d *Divergence) Error() string {
+	return fmt.Sprintf("diverged at step %d: expected %s, got %s", d.Step+1, d.Expected, d.Got)
+}
+
+// Replayer is a strategies.Strategy that takes the decisions of a Trace
+// again. On the first decision that cannot be taken (the recorded choice is
+// not enabled, the point is of another kind or reached by another
+// goroutine, or the trace has run out) it records a Divergence. Without
+// Continue it then answers 0 to every point: the runtime is expected to
+// check Diverged after each decision and stop the execution. With Continue
+// the rest of the execution is decided by Fallback, so a trace recorded
+// before a small code change still leads near its bug.
+type Replayer struct {
+	// Continue keeps going after a divergence, with Fallback.
+	Continue bool
+	// Fallback decides the points after a divergence when Continue is set.
+	// NewReplayer sets it to the "random" strategy seeded from the trace.
+	Fallback strategies.Strategy
+
+	trace     *Trace
+	step      int
+	execs     int
+	diverged  *Divergence
+	firstDiff *Divergence
+}
+
+// NewReplayer returns a Replayer for t.
+func NewReplayer(t *Trace) *Replayer {
+	fb, err := strategies.New("random", strategies.Options{Seed: t.Seed})
+	if err != nil {
+		// The random strategy is not registered in this build; a local
+		// uniform choice is the same thing.
+		fb = &uniform{rng: rand.New(rand.NewSource(t.Seed))}
+	}
+	return &Replayer{trace: t, Fallback: fb}
+}
+
+// NewExecution starts the trace from its first decision. A trace is one
+// execution, so without Continue a second execution is refused; with
+// Continue every execution replays the recorded prefix up to the divergence
+// and explores from there.
+func (r *Replayer) NewExecution() bool {
+	r.execs++
+	if r.execs > 1 && !r.Continue {
+		return false
+	}
+	r.step = 0
+	r.diverged = nil
+	if r.Fallback != nil && r.Continue {
+		r.Fallback.NewExecution()
+	}
+	return true
+}
+
+// Next returns the index of the recorded choice in p.Choices.
+func (r *Replayer) Next(p *strategies.Point) int {
+	if r.diverged != nil {
+		return r.afterDivergence(p)
+	}
+	i := r.step
+	r.step++
+	if i >= len(r.trace.Decisions) {
+		r.diverge(i, "the end of the trace", describePoint(p))
+		return r.afterDivergence(p)
+	}
+	d := &r.trace.Decisions[i]
+	switch {
+	case d.Kind != p.Kind.String():
+		r.diverge(i, describeDecision(d), describePoint(p))
+	case d.G != p.Current && p.Kind == strategies.Case:
+		r.diverge(i, describeDecision(d), describePoint(p))
+	case d.G != p.Current:
+		r.diverge(i, fmt.Sprintf("%s after goroutine %d", describeDecision(d), d.G),
+			fmt.Sprintf("%s after goroutine %d", describePoint(p), p.Current))
+	default:
+		if k := p.Index(d.Choice); k >= 0 {
+			return k
+		}
+		r.diverge(i, describeDecision(d), describePoint(p))
+	}
+	return r.afterDivergence(p)
+}
+
+// Finish is called by the runtime when an execution ends. If the program
+// finished before taking every recorded decision, that is a divergence too
+// (the bug needed steps that did not happen); Finish records and returns it.
+func (r *Replayer) Finish() *Divergence {
+	if r.diverged == nil && r.step < len(r.trace.Decisions) {
+		r.diverge(r.step, describeDecision(&r.trace.Decisions[r.step]), "the end of the execution")
+	}
+	return r.diverged
+}
+
+// Diverged returns the divergence of the current execution, or nil while the
+// program follows the trace.
+func (r *Replayer) Diverged() *Divergence { return r.diverged }
+
+// FirstDivergence returns the divergence of the first execution: with
+// Continue, later executions diverge again and only the first is news.
+func (r *Replayer) FirstDivergence() *Divergence { return r.firstDiff }
+
+// Steps returns how many decisions of the trace the current execution took.
+func (r *Replayer) Steps() int {
+	if r.diverged != nil {
+		return r.diverged.Step
+	}
+	return r.step
+}
+
+func (r *Replayer) diverge(step int, expected, got string) {
+	r.diverged = &Divergence{Step: step, Expected: expected, Got: got}
+	if r.firstDiff == nil {
+		r.firstDiff = r.diverged
+	}
+}
+
+func (r *Replayer) afterDivergence(p *strategies.Point) int {
+	if !r.Continue || r.Fallback == nil {
+		return 0
+	}
+	k := r.Fallback.Next(p)
+	if k < 0 || k >= len(p.Choices) {
+		return 0
+	}
+	return k
+}
+
+// describeDecision renders a recorded decision the way describePoint renders
+// a live one, so the two sides of a divergence read alike.
+func describeDecision(d *Decision) string {
+	var b strings.Builder
+	if d.Kind == "case" {
+		fmt.Fprintf(&b, "select case %d of goroutine %d", d.Choice, d.G)
+	} else {
+		fmt.Fprintf(&b, "goroutine %d", d.Choice)
+	}
+	if op := strings.TrimSpace(d.Op + " " + d.Pos); op != "" {
+		b.WriteString(" at ")
+		b.WriteString(op)
+	}
+	return b.String()
+}
+
+func describePoint(p *strategies.Point) string {
+	parts := make([]string, 0, len(p.Choices))
+	for i, c := range p.Choices {
+		var s string
+		if p.Kind == strategies.Case {
+			s = fmt.Sprintf("select case %d of goroutine %d", c, p.Current)
+		} else {
+			s = fmt.Sprintf("goroutine %d", c)
+		}
+		if i < len(p.Ops) && p.Ops[i] != "" {
+			s += " at " + p.Ops[i]
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "no choice"
+	}
+	return strings.Join(parts, " or ")
+}
+
+// uniform is the fallback when the strategies package has no "random".
+type uniform struct{ rng *rand.Rand }
+
+func (u *uniform) NewExecution() bool { return true }
+
+func (u *uniform) Next(p *strategies.Point) int { return u.rng.Intn(len(p.Choices)) }

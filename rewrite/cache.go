@@ -1,0 +1,161 @@
+package rewrite
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// writer puts generated files into the cache under names derived from
+// their content, so concurrent gosct runs never clash and an unchanged
+// file is written once.
+type writer struct {
+	dir     string
+	overlay map[string]string // original path -> replacement path
+}
+
+func newWriter(dir string) *writer {
+	return &writer{dir: dir, overlay: map[string]string{}}
+}
+
+func hashOf(parts ...[]byte) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:", len(p))
+		h.Write(p)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+// put stores content under the cache and returns its path. The base name
+// is kept as a suffix so the file still ends in .go (or .mod).
+func (w *writer) put(base string, content []byte) (string, error) {
+	h := hashOf([]byte(base), content)
+	dir := filepath.Join(w.dir, "files", h[:2])
+	p := filepath.Join(dir, h+"-"+base)
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", err
+	}
+	return p, writeAtomic(p, content)
+}
+
+// writeAtomic writes through a temporary file and a rename, so a reader
+// (a concurrent go build) never sees a partial file.
+func writeAtomic(p string, content []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(content)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), p)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
+
+// writeOverlay writes the overlaid go.mod (unless the main module is gosct
+// itself) and the overlay JSON.
+func writeOverlay(b *Build, mod *module, w *writer) error {
+	if mod.Path != gosctModule {
+		rt, err := unpackRuntime(w.dir)
+		if err != nil {
+			return err
+		}
+		p, err := w.put("go.mod", overlayGoMod(mod.Content, rt))
+		if err != nil {
+			return err
+		}
+		w.overlay[mod.GoMod] = p
+	}
+	data, err := json.MarshalIndent(struct{ Replace map[string]string }{w.overlay}, "", "\t")
+	if err != nil {
+		return err
+	}
+	b.Overlay, err = w.put("overlay.json", data)
+	return err
+}
+
+// runtimeDirs are the directories of gosct's module compiled into
+// instrumented test binaries.
+var runtimeDirs = []string{"runtime", "strategies", "replay", "internal/wire"}
+
+// runtimeSource is the source of gosct's module the runtime is unpacked
+// from; tests substitute a stub.
+var runtimeSource fs.FS = embeddedSource
+
+// unpackRuntime copies the non-test Go files of runtimeDirs from
+// runtimeSource, with a generated go.mod, into a directory named after
+// their content, and returns it.
+func unpackRuntime(cache string) (string, error) {
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	for _, d := range runtimeDirs {
+		ents, err := fs.ReadDir(runtimeSource, d)
+		if err != nil {
+			return "", fmt.Errorf("embedded gosct source: %v", err)
+		}
+		for _, e := range ents {
+			n := e.Name()
+			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			data, err := fs.ReadFile(runtimeSource, path.Join(d, n))
+			if err != nil {
+				return "", err
+			}
+			files = append(files, file{path.Join(d, n), data})
+		}
+	}
+	files = append(files, file{"go.mod", []byte("module " + gosctModule + "\n\ngo 1.21\n")})
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
+	var parts [][]byte
+	for _, f := range files {
+		parts = append(parts, []byte(f.name), f.data)
+	}
+	dir := filepath.Join(cache, "runtime-"+hashOf(parts...))
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		return dir, nil
+	}
+	tmp, err := os.MkdirTemp(cache, ".runtime-*")
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		p := filepath.Join(tmp, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, f.data, 0o666); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		// A concurrent run unpacked the same content first.
+		if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
+			return dir, nil
+		}
+		return "", err
+	}
+	return dir, nil
+}

@@ -1,0 +1,303 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/packages"
+)
+
+// fileRewriter rewrites one file. It walks the syntax once with
+// astutil.Apply: pre marks the context of nodes (an operand of & is not a
+// read; the operations of a select's cases are rewritten by the select),
+// post replaces nodes bottom-up, so a node is rewritten after its
+// children.
+type fileRewriter struct {
+	fset  *token.FileSet
+	pkg   *types.Package
+	info  *types.Info
+	file  *ast.File
+	alias string // local name of the runtime import
+	modPath string
+	used  bool   // a hook was emitted
+
+	sharedLocals map[*types.Var]bool
+	noRead       map[ast.Expr]bool     // address contexts: not a read
+	callee       map[ast.Expr]bool     // the Fun of a call
+	skip         map[ast.Node]bool     // rewritten by an enclosing node
+	tv           map[ast.Expr]types.TypeAndValue
+	hooks        map[*ast.CallExpr]bool
+	labelInside  map[*ast.BlockStmt]int // generated block -> index of the statement a label belongs to
+	importNames  map[string]string      // package path -> local name, existing and added
+	added        map[string]string      // imports added for type expressions
+	pkgNameUsed  map[string]bool        // names generated type expressions use
+	tests        []string
+}
+
+func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fileRewriter {
+	r := &fileRewriter{
+		fset: fset, pkg: p.Types, info: p.TypesInfo, file: f,
+		noRead:      map[ast.Expr]bool{},
+		callee:      map[ast.Expr]bool{},
+		skip:        map[ast.Node]bool{},
+		tv:          map[ast.Expr]types.TypeAndValue{},
+		hooks:       map[*ast.CallExpr]bool{},
+		labelInside: map[*ast.BlockStmt]int{},
+		importNames: map[string]string{},
+		added:       map[string]string{},
+		pkgNameUsed: map[string]bool{},
+	}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if imp.Name != nil {
+			if imp.Name.Name != "_" && imp.Name.Name != "." {
+				r.importNames[path] = imp.Name.Name
+			}
+			continue
+		}
+		if pn, ok := r.info.Implicits[imp].(*types.PkgName); ok {
+			r.importNames[path] = pn.Name()
+		}
+	}
+	if p.Module != nil {
+		r.modPath = p.Module.Path
+	}
+	r.alias = r.freeName("gosct")
+	r.sharedLocals = sharedLocals(r.info, f)
+	return r
+}
+
+// freeName returns base, or base with a suffix, such that no identifier of
+// the file or of the package scope has that name.
+func (r *fileRewriter) freeName(base string) string {
+	names := map[string]bool{}
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			names[id.Name] = true
+		}
+		return true
+	})
+	for _, n := range r.importNames {
+		names[n] = true
+	}
+	for _, n := range r.added {
+		names[n] = true
+	}
+	name := base
+	for i := 2; names[name] || r.pkg.Scope().Lookup(name) != nil; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	return name
+}
+
+// rewrite runs the walk and fixes the imports; it returns the file.
+func (r *fileRewriter) rewrite() *ast.File {
+	astutil.Apply(r.file, r.pre, r.post)
+	if r.used {
+		r.fixImports()
+	}
+	return r.file
+}
+
+// typeOf is the type of an expression of the original file or of a node
+// that replaced one.
+func (r *fileRewriter) typeOf(e ast.Expr) types.Type {
+	if tv, ok := r.tv[e]; ok {
+		return tv.Type
+	}
+	if tv, ok := r.info.Types[e]; ok {
+		return tv.Type
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		if obj := r.info.ObjectOf(id); obj != nil {
+			return obj.Type()
+		}
+	}
+	return nil
+}
+
+func (r *fileRewriter) tvOf(e ast.Expr) (types.TypeAndValue, bool) {
+	if tv, ok := r.tv[e]; ok {
+		return tv, true
+	}
+	tv, ok := r.info.Types[e]
+	return tv, ok
+}
+
+// replaced records that n stands for old, for later type queries.
+func (r *fileRewriter) replaced(n, old ast.Expr) ast.Expr {
+	if tv, ok := r.tvOf(old); ok {
+		r.tv[n] = tv
+	}
+	return n
+}
+
+// hook builds alias.Name(args...), positioned at pos so that the line
+// directives name the original line.
+func (r *fileRewriter) hook(pos token.Pos, name string, args ...ast.Expr) *ast.CallExpr {
+	r.used = true
+	c := &ast.CallExpr{Fun: r.hookFunc(pos, name), Args: args}
+	r.hooks[c] = true
+	return c
+}
+
+func (r *fileRewriter) hookFunc(pos token.Pos, name string) *ast.SelectorExpr {
+	r.used = true
+	return &ast.SelectorExpr{X: &ast.Ident{Name: r.alias, NamePos: pos}, Sel: ast.NewIdent(name)}
+}
+
+// hookInst builds alias.Name[T](args...), for the hooks whose type
+// argument cannot be inferred (a concrete value stored into an interface
+// typed location).
+func (r *fileRewriter) hookInst(pos token.Pos, name string, t types.Type, args ...ast.Expr) *ast.CallExpr {
+	te := r.typeExpr(t)
+	if te == nil {
+		return nil
+	}
+	c := r.hook(pos, name, args...)
+	c.Fun = &ast.IndexExpr{X: c.Fun, Index: te}
+	return c
+}
+
+func addr(e ast.Expr) ast.Expr {
+	if s, ok := e.(*ast.StarExpr); ok {
+		return s.X
+	}
+	return &ast.UnaryExpr{Op: token.AND, X: e}
+}
+
+func exprStmt(e ast.Expr) ast.Stmt { return &ast.ExprStmt{X: e} }
+
+// typeExpr spells t in this file, importing the packages it names if
+// needed; nil if t cannot be named here (an unexported type of another
+// package).
+func (r *fileRewriter) typeExpr(t types.Type) ast.Expr {
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == r.pkg {
+			return ""
+		}
+		if n, found := r.importNames[p.Path()]; found {
+			r.pkgNameUsed[n] = true
+			return n
+		}
+		n := r.freeName("gosct_" + sanitize(p.Name()))
+		r.importNames[p.Path()] = n
+		r.added[p.Path()] = n
+		r.pkgNameUsed[n] = true
+		return n
+	})
+	hasUnexported := false
+	var visit func(types.Type)
+	seen := map[types.Type]bool{}
+	visit = func(t types.Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			if t.Obj().Pkg() != nil && t.Obj().Pkg() != r.pkg && !t.Obj().Exported() {
+				hasUnexported = true
+			}
+			if t.Obj().Parent() != nil && t.Obj().Parent() != t.Obj().Pkg().Scope() && t.Obj().Pkg() != r.pkg {
+				hasUnexported = true
+			}
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				visit(t.TypeArgs().At(i))
+			}
+		case *types.Pointer:
+			visit(t.Elem())
+		case *types.Slice:
+			visit(t.Elem())
+		case *types.Array:
+			visit(t.Elem())
+		case *types.Map:
+			visit(t.Key())
+			visit(t.Elem())
+		case *types.Chan:
+			visit(t.Elem())
+		case *types.Signature:
+			for i := 0; i < t.Params().Len(); i++ {
+				visit(t.Params().At(i).Type())
+			}
+			for i := 0; i < t.Results().Len(); i++ {
+				visit(t.Results().At(i).Type())
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				if !t.Field(i).Exported() && t.Field(i).Pkg() != r.pkg {
+					hasUnexported = true
+				}
+				visit(t.Field(i).Type())
+			}
+		case *types.Interface:
+			for i := 0; i < t.NumMethods(); i++ {
+				if !t.Method(i).Exported() && t.Method(i).Pkg() != r.pkg {
+					hasUnexported = true
+				}
+			}
+		case *types.Alias:
+			visit(types.Unalias(t))
+		}
+	}
+	visit(t)
+	if hasUnexported || !ok {
+		return nil
+	}
+	e, err := parser.ParseExpr(s)
+	if err != nil {
+		return nil
+	}
+	return e
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// fixImports adds the runtime import and the imports type expressions
+// need, and removes imports the rewriting made unused (time, when
+// time.Sleep was its only use): a kept unused import does not compile.
+func (r *fileRewriter) fixImports() {
+	used := map[string]bool{}
+	ast.Inspect(r.file, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			switch obj := r.info.Uses[id].(type) {
+			case *types.PkgName:
+				used[obj.Imported().Path()] = true
+			case nil:
+			default:
+				if obj.Pkg() != nil && obj.Pkg() != r.pkg {
+					used[obj.Pkg().Path()] = true // through a dot import
+				}
+			}
+		}
+		return true
+	})
+	for _, imp := range r.file.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := ""
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		if name == "_" || path == "C" || used[path] || r.pkgNameUsed[r.importNames[path]] {
+			continue
+		}
+		astutil.DeleteNamedImport(r.fset, r.file, name, path)
+	}
+	astutil.AddNamedImport(r.fset, r.file, r.alias, runtimeImport)
+	for path, name := range r.added {
+		astutil.AddNamedImport(r.fset, r.file, name, path)
+	}
+}

@@ -1,0 +1,198 @@
+package rewrite
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// loaded is the result of loading: the packages whose files are rewritten.
+type loaded struct {
+	fset     *token.FileSet
+	roots    map[string]bool // import paths matched by the patterns
+	pkgs     []*packages.Package
+	warnings []string
+}
+
+// listed is one line of the preliminary go list.
+type listed struct {
+	path    string
+	depOnly bool
+	main    bool // in the main module
+	forTest string
+	err     string
+}
+
+// load lists the patterns with their dependencies (cheap: no compilation)
+// to find the main-module packages involved, then loads those with
+// syntax and types. Main-module packages imported by the tested ones are
+// instrumented too: a mutex in a helper package is as much an interaction
+// as one in the package under test.
+func load(ctx context.Context, mod *module, o Options) (*loaded, error) {
+	patterns, err := modulePatterns(mod, o)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := goList(ctx, mod.Dir, o.Tags, patterns)
+	if err != nil {
+		return nil, err
+	}
+	roots := map[string]bool{}
+	var paths []string
+	seen := map[string]bool{}
+	for _, l := range ls {
+		if l.forTest != "" || strings.HasSuffix(l.path, ".test") {
+			continue
+		}
+		if !l.depOnly {
+			if l.err != "" {
+				return nil, userErrorf("%s", l.err)
+			}
+			roots[l.path] = true
+		}
+		if (!l.depOnly || l.main) && !seen[l.path] && !isGosctOwn(l.path) {
+			seen[l.path] = true
+			paths = append(paths, l.path)
+		}
+	}
+	if len(roots) == 0 {
+		return nil, userErrorf("pattern %s matched no packages", strings.Join(o.Patterns, " "))
+	}
+	ld := &loaded{fset: token.NewFileSet(), roots: roots}
+	cfg := &packages.Config{
+		Context: ctx,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+			packages.NeedImports | packages.NeedTypes | packages.NeedTypesInfo |
+			packages.NeedSyntax | packages.NeedModule | packages.NeedTypesSizes,
+		Dir:   mod.Dir,
+		Tests: true,
+		Fset:  ld.fset,
+	}
+	if o.Tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + o.Tags}
+	}
+	sort.Strings(paths)
+	pkgs, err := packages.Load(cfg, paths...)
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %v", err)
+	}
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.ID, ".test") || isGosctOwn(p.PkgPath) {
+			continue
+		}
+		if len(p.Errors) > 0 {
+			if roots[p.PkgPath] {
+				return nil, compileError(p)
+			}
+			ld.warnings = append(ld.warnings, fmt.Sprintf("%s: not instrumented: %s", p.ID, p.Errors[0]))
+			continue
+		}
+		ld.pkgs = append(ld.pkgs, p)
+	}
+	return ld, nil
+}
+
+// isGosctOwn reports packages that are gosct's runtime: instrumenting the
+// runtime with its own hooks would recurse.
+func isGosctOwn(path string) bool {
+	for _, d := range runtimeDirs {
+		if path == gosctModule+"/"+d {
+			return true
+		}
+	}
+	return false
+}
+
+// compileError turns the errors of a package into a UserError naming the
+// user's file:line.
+func compileError(p *packages.Package) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "package %s does not compile:", p.PkgPath)
+	for i, e := range p.Errors {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n\t... and %d more", len(p.Errors)-i)
+			break
+		}
+		if e.Pos != "" && e.Pos != "-" {
+			fmt.Fprintf(&b, "\n\t%s: %s", e.Pos, e.Msg)
+		} else {
+			fmt.Fprintf(&b, "\n\t%s", e.Msg)
+		}
+	}
+	return &UserError{Msg: b.String()}
+}
+
+// modulePatterns makes local patterns relative to the module directory,
+// where go list runs.
+func modulePatterns(mod *module, o Options) ([]string, error) {
+	var out []string
+	for _, p := range o.Patterns {
+		if !isLocalPattern(p) {
+			out = append(out, p)
+			continue
+		}
+		abs := p
+		if !filepath.IsAbs(p) {
+			abs = filepath.Join(o.Dir, p)
+		}
+		rest := ""
+		if strings.HasSuffix(abs, "...") {
+			rest = "..."
+			abs = strings.TrimSuffix(abs, "...")
+		}
+		abs = filepath.Clean(abs)
+		rel, err := filepath.Rel(mod.Dir, abs)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, userErrorf("pattern %s is outside module %s", p, mod.Dir)
+		}
+		rel = "./" + filepath.ToSlash(rel)
+		if rest != "" {
+			rel = strings.TrimSuffix(rel, "/") + "/" + rest
+			rel = strings.Replace(rel, "/./...", "/...", 1)
+		}
+		out = append(out, rel)
+	}
+	if len(out) == 0 {
+		out = []string{"."}
+	}
+	return out, nil
+}
+
+// goList runs go list -deps -test over the patterns.
+func goList(ctx context.Context, dir, tags string, patterns []string) ([]listed, error) {
+	args := []string{"list", "-e", "-deps", "-test",
+		"-f", "{{.ImportPath}}\t{{.DepOnly}}\t{{if .Module}}{{.Module.Main}}{{end}}\t{{.ForTest}}\t{{with .Error}}{{.Err}}{{end}}"}
+	if tags != "" {
+		args = append(args, "-tags="+tags)
+	}
+	args = append(args, "--")
+	args = append(args, patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, userErrorf("go list %s: %s", strings.Join(patterns, " "), msg)
+	}
+	var out []listed
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 5 {
+			continue
+		}
+		out = append(out, listed{path: f[0], depOnly: f[1] == "true", main: f[2] == "true", forTest: f[3],
+			err: strings.ReplaceAll(strings.Join(f[4:], "\t"), "\n", "; ")})
+	}
+	return out, nil
+}

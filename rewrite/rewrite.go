@@ -1,0 +1,99 @@
+// Package rewrite instruments unmodified Go packages and their tests for
+// gosct. It loads the packages with full type information, rewrites every
+// operation through which goroutines interact into a call of the gosct
+// runtime (the hook API of docs/design.md), and describes the result as a
+// `go test -overlay` file, so the user's tree is never written.
+//
+// The rules (what is rewritten and why) are in docs/rewrite.md.
+package rewrite
+
+import (
+	"context"
+	"fmt"
+)
+
+// Options says what to instrument.
+type Options struct {
+	// Dir is the user's working directory; patterns are relative to it.
+	Dir string
+	// Patterns are as for go test: ./pkg, ./..., import paths.
+	Patterns []string
+	// Tags is the -tags value passed to go list and go test; may be "".
+	Tags string
+	// Deps also instruments dependency modules (copied out of the module
+	// cache). Not implemented yet: Instrument returns an error.
+	Deps bool
+	// CacheDir is where overlay files and the unpacked runtime go;
+	// "" means os.UserCacheDir()/gosct.
+	CacheDir string
+}
+
+// Build is an instrumented build, ready for go test.
+type Build struct {
+	// Overlay is the path of the overlay JSON to pass as go test -overlay.
+	Overlay string
+	// ModDir is the directory of the main module: run go test there.
+	ModDir string
+	// Packages are the instrumented packages matched by the patterns.
+	Packages []*Package
+	// Warnings has one line for each file left uninstrumented, and why.
+	Warnings []string
+	// Flags must be passed to go test along with -overlay (for example
+	// -mod=mod when the module has a vendor directory, which cannot hold
+	// the gosct runtime).
+	Flags []string
+}
+
+// Package is one instrumented package.
+type Package struct {
+	ImportPath string
+	Dir        string
+	// Files maps each original file path to its rewritten file path.
+	Files map[string]string
+	// Tests are the names of the Test functions wrapped with gosct.Test.
+	Tests []string
+}
+
+// UserError is returned for bad input: no package matched, a directory
+// outside any module, a package that does not compile. Its message names
+// the user's file:line or pattern; the command exits with status 2.
+type UserError struct{ Msg string }
+
+func (e *UserError) Error() string { return e.Msg }
+
+func userErrorf(format string, args ...any) error {
+	return &UserError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Instrument loads the packages matched by o.Patterns (with their tests),
+// rewrites them and the main-module packages they import, and writes the
+// overlay. Patterns must all lie in one module.
+func Instrument(ctx context.Context, o Options) (*Build, error) {
+	if o.Deps {
+		return nil, userErrorf("instrumenting dependency modules (--deps) is not supported yet")
+	}
+	mod, err := findModule(o.Dir, o.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	cache, err := cacheDir(o.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	ld, err := load(ctx, mod, o)
+	if err != nil {
+		return nil, err
+	}
+	b := &Build{ModDir: mod.Dir, Warnings: ld.warnings}
+	if mod.hasVendor {
+		b.Flags = append(b.Flags, "-mod=mod")
+	}
+	w := newWriter(cache)
+	if err := instrumentAll(ld, b, w); err != nil {
+		return nil, err
+	}
+	if err := writeOverlay(b, mod, w); err != nil {
+		return nil, err
+	}
+	return b, nil
+}

@@ -1,0 +1,231 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// sharedLocals finds the local variables of a file that another goroutine
+// may reach: those a function literal captures (a go statement runs a
+// closure, or a function value reaches another goroutine) and those whose
+// address is taken, explicitly (&x, x[:] of an array) or implicitly (a
+// pointer method called on x). Every other local is provably unshared and
+// its accesses are left alone.
+func sharedLocals(info *types.Info, f *ast.File) map[*types.Var]bool {
+	shared := map[*types.Var]bool{}
+	local := func(id *ast.Ident) *types.Var {
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() || v.Parent() == nil {
+			return nil
+		}
+		return v
+	}
+	var lits []*ast.FuncLit
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			lits = append(lits, n)
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if v := rootLocal(info, n.X, local); v != nil {
+					shared[v] = true
+				}
+			}
+		case *ast.SliceExpr:
+			if t := info.TypeOf(n.X); t != nil {
+				if _, ok := t.Underlying().(*types.Array); ok {
+					if v := rootLocal(info, n.X, local); v != nil {
+						shared[v] = true
+					}
+				}
+			}
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[n]; ok && sel.Kind() != types.FieldVal {
+				if fn, ok := sel.Obj().(*types.Func); ok {
+					recv := fn.Type().(*types.Signature).Recv()
+					if recv != nil && isPointer(recv.Type()) && !isPointer(info.TypeOf(n.X)) {
+						if v := rootLocal(info, n.X, local); v != nil {
+							shared[v] = true
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	for _, lit := range lits {
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v := local(id); v != nil && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+					shared[v] = true
+				}
+			}
+			return true
+		})
+	}
+	return shared
+}
+
+// rootLocal is the local variable whose storage e denotes part of (through
+// fields and array elements, not through pointers), or nil.
+func rootLocal(info *types.Info, e ast.Expr, local func(*ast.Ident) *types.Var) *types.Var {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.Ident:
+			return local(x)
+		case *ast.SelectorExpr:
+			if isPointer(info.TypeOf(x.X)) {
+				return nil
+			}
+			if sel, ok := info.Selections[x]; !ok || sel.Indirect() {
+				return nil
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			t := info.TypeOf(x.X)
+			if t == nil {
+				return nil
+			}
+			if _, ok := t.Underlying().(*types.Array); !ok {
+				return nil
+			}
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+func isPointer(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// isStd reports whether path is in the standard library, which is never
+// instrumented: its first element has no dot and it is not in the main
+// module (whose path may have no dot either).
+func isStd(path, modPath string) bool {
+	if modPath != "" && (path == modPath || strings.HasPrefix(path, modPath+"/")) {
+		return false
+	}
+	first := path
+	if i := strings.Index(first, "/"); i >= 0 {
+		first = first[:i]
+	}
+	return !strings.Contains(first, ".")
+}
+
+// sharedVar reports whether the variable v is shared: package-level (of a
+// package outside the standard library) or a shared local.
+func (r *fileRewriter) sharedVar(v *types.Var) bool {
+	if v == nil || v.IsField() || v.Name() == "_" {
+		return false
+	}
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return v.Pkg() == r.pkg || !isStd(v.Pkg().Path(), r.modPath)
+	}
+	return r.sharedLocals[v]
+}
+
+// sharedMem reports whether the memory e denotes may be shared: a shared
+// variable, or anything reached through a pointer, or a field or array
+// element of shared memory, or an element of a slice held in shared
+// memory.
+func (r *fileRewriter) sharedMem(e ast.Expr) bool {
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		v, _ := r.info.Uses[x].(*types.Var)
+		return r.sharedVar(v)
+	case *ast.SelectorExpr:
+		if sel, ok := r.info.Selections[x]; ok {
+			if sel.Kind() != types.FieldVal {
+				return false
+			}
+			return sel.Indirect() || r.sharedMem(x.X)
+		}
+		v, _ := r.info.Uses[x.Sel].(*types.Var) // pkg.Var
+		return r.sharedVar(v)
+	case *ast.IndexExpr:
+		t := r.typeOf(x.X)
+		if t == nil {
+			return false
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			return true // pointer to array
+		case *types.Slice, *types.Array:
+			return r.sharedMem(x.X) || isPointer(t)
+		case *types.Map:
+			_ = u
+			return true
+		}
+		return false
+	case *ast.StarExpr:
+		return true
+	}
+	return false
+}
+
+// quietType reports types whose variables are not instrumented: channels,
+// functions, and the synchronization and test types, whose operations have
+// hooks of their own. Reading a channel variable before every send would
+// double the scheduling points for little gain.
+func quietType(t types.Type) bool {
+	if t == nil {
+		return true
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t.Underlying().(type) {
+	case *types.Chan, *types.Signature:
+		return true
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() {
+		case "sync", "sync/atomic", "testing", "context":
+			return true
+		}
+	}
+	return false
+}
+
+// sideEffectFree reports whether evaluating e twice is the same as once:
+// no calls, no receives.
+func sideEffectFree(info *types.Info, e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if tv, found := info.Types[n.Fun]; found && tv.IsType() {
+				return true // a conversion
+			}
+			ok = false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return ok
+	})
+	return ok
+}

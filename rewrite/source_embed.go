@@ -1,0 +1,5 @@
+package rewrite
+
+import gosct "github.com/gosct/gosct"
+
+var embeddedSource = gosct.Source

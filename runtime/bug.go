@@ -1,0 +1,237 @@
+package runtime
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Bug kinds, as the command and traces name them.
+const (
+	kindDeadlock = "deadlock"
+	kindLeak     = "leak"
+	kindPanic    = "panic"
+	kindFailure  = "failure"
+	kindRace     = "race"
+	kindLivelock = "livelock"
+)
+
+// bug is what went wrong in an execution.
+type bug struct {
+	kind    string
+	message string
+	// gs describes the goroutines involved, or all of them.
+	gs []gsnap
+	// key identifies the bug across schedules: kind and sites.
+	key string
+	// reported is set once the schedule's subtest printed the report.
+	reported bool
+}
+
+// gsnap is a goroutine as a report shows it.
+type gsnap struct {
+	id      int
+	created string
+	state   string
+	waiting string
+	stack   string
+}
+
+// snapshot describes the goroutines gs, with their stacks. Lock held.
+func (e *execution) snapshot(gs []*goroutine) []gsnap {
+	stacks := allStacks()
+	out := make([]gsnap, 0, len(gs))
+	for _, g := range gs {
+		s := gsnap{id: g.id, created: g.creationSite(), state: g.state.String(), stack: stacks[g.goid]}
+		if g.state == gBlocked {
+			s.waiting = g.op.String()
+			if g.waitObj != "" {
+				s.waiting += " (" + g.waitObj + ")"
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (e *execution) blockedGoroutines(includeAdopted bool) []*goroutine {
+	var gs []*goroutine
+	for _, g := range e.gs {
+		if g.state == gBlocked && (includeAdopted || !g.adopted) {
+			gs = append(gs, g)
+		}
+	}
+	return gs
+}
+
+func (e *execution) deadlockBug() *bug {
+	gs := e.blockedGoroutines(true)
+	b := &bug{kind: kindDeadlock, gs: e.snapshot(gs)}
+	b.message = fmt.Sprintf("all goroutines are blocked: %s", waitList(b.gs))
+	b.key = kindDeadlock + ":" + siteKey(b.gs)
+	return b
+}
+
+func (e *execution) leakBug(gs []*goroutine) *bug {
+	b := &bug{kind: kindLeak, gs: e.snapshot(gs)}
+	b.message = fmt.Sprintf("%d goroutine(s) still blocked after the test returned: %s", len(gs), waitList(b.gs))
+	b.key = kindLeak + ":" + siteKey(b.gs)
+	return b
+}
+
+func (e *execution) panicBug(g *goroutine, r any, stack []byte) *bug {
+	b := &bug{kind: kindPanic, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "panicking", stack: userStack(string(stack))}}}
+	who := "goroutine " + g.name()
+	if g == e.main {
+		who = "the test goroutine"
+	}
+	b.message = fmt.Sprintf("panic in %s: %v", who, r)
+	b.key = kindPanic + ":" + fmt.Sprint(r) + ":" + firstFrame(b.gs[0].stack)
+	return b
+}
+
+func (e *execution) goexitBug(g *goroutine) *bug {
+	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "exited"}}}
+	b.message = fmt.Sprintf("t.FailNow (t.Fatal...) called from goroutine %s, not the test goroutine: only the test's own goroutine may call it", g.name())
+	b.key = kindFailure + ":goexit:" + g.creationSite()
+	return b
+}
+
+func (e *execution) livelockBug() *bug {
+	var gs []*goroutine
+	for _, g := range e.gs {
+		if g.state != gDone {
+			gs = append(gs, g)
+		}
+	}
+	b := &bug{kind: kindLivelock, gs: e.snapshot(gs)}
+	b.message = fmt.Sprintf("the execution exceeded %d scheduling steps without finishing (livelock or starvation); raise the bound with --max-steps if the test is just long", e.set.maxSteps)
+	b.key = kindLivelock + ":" + siteKey(b.gs)
+	return b
+}
+
+// failureBug is the bug of a schedule whose test failed through t.Error or
+// t.Fatal in the test goroutine.
+func failureBug() *bug {
+	return &bug{kind: kindFailure, message: "the test failed (t.Error/t.Fatal; its output is above)", key: kindFailure}
+}
+
+func waitList(gs []gsnap) string {
+	parts := make([]string, 0, len(gs))
+	for _, g := range gs {
+		parts = append(parts, fmt.Sprintf("G%d (%s) %s", g.id, g.created, g.waiting))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// siteKey identifies a set of goroutines by where they were created and
+// where they stopped, for deduplicating bugs across schedules.
+func siteKey(gs []gsnap) string {
+	parts := make([]string, 0, len(gs))
+	for _, g := range gs {
+		parts = append(parts, g.created+"@"+firstFrame(g.stack))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// firstFrame is the file:line of the first frame of a filtered stack.
+func firstFrame(stack string) string {
+	for _, line := range strings.Split(stack, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			f := strings.TrimSpace(line)
+			if i := strings.LastIndex(f, " +0x"); i >= 0 {
+				f = f[:i]
+			}
+			if i := strings.LastIndexByte(f, '/'); i >= 0 {
+				f = f[i+1:]
+			}
+			return f
+		}
+	}
+	return ""
+}
+
+// allStacks returns the stack of every goroutine, keyed by runtime id,
+// with the frames of gosct's runtime and of Go's removed.
+func allStacks() map[int64]string {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	out := make(map[int64]string)
+	for _, block := range bytes.Split(buf, []byte("\n\n")) {
+		s := string(block)
+		if !strings.HasPrefix(s, "goroutine ") {
+			continue
+		}
+		rest := s[len("goroutine "):]
+		i := strings.IndexByte(rest, ' ')
+		if i < 0 {
+			continue
+		}
+		id, err := strconv.ParseInt(rest[:i], 10, 64)
+		if err != nil {
+			continue
+		}
+		out[id] = userStack(s)
+	}
+	return out
+}
+
+// userStack keeps the frames of user code: function line + position line
+// pairs whose function is not in gosct's runtime, Go's runtime or testing.
+func userStack(s string) string {
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	for i := 0; i+1 < len(lines); i++ {
+		fn := lines[i]
+		if strings.HasPrefix(fn, "\t") || fn == "" || strings.HasPrefix(fn, "goroutine ") {
+			continue
+		}
+		pos := lines[i+1]
+		i++
+		name := fn
+		if j := strings.LastIndexByte(name, '('); j > 0 {
+			name = name[:j]
+		}
+		name = strings.TrimPrefix(name, "created by ")
+		if strings.HasPrefix(name, selfPkg) || strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "runtime/debug.") ||
+			strings.HasPrefix(name, "testing.") || name == "panic" {
+			continue
+		}
+		b.WriteString(fn)
+		b.WriteByte('\n')
+		b.WriteString(pos)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// report renders the bug for people: what happened, then each goroutine
+// involved with what it waits on and its stack.
+func (b *bug) report() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "gosct: %s: %s\n", b.kind, b.message)
+	for _, g := range b.gs {
+		fmt.Fprintf(&s, "\nG%d, created at %s, %s", g.id, g.created, g.state)
+		if g.waiting != "" {
+			fmt.Fprintf(&s, ", waiting on %s", g.waiting)
+		}
+		s.WriteString(":\n")
+		for _, line := range strings.Split(strings.TrimRight(g.stack, "\n"), "\n") {
+			if line != "" {
+				s.WriteString("    " + strings.TrimSpace(line) + "\n")
+			}
+		}
+	}
+	return s.String()
+}

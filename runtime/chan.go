@@ -1,0 +1,358 @@
+package runtime
+
+import "unsafe"
+
+// The channel model. A real channel is always underneath: its buffer holds
+// the buffered values, so uncontrolled code (a library, len and cap) sees
+// the channel as Go would show it, and a close is a real close. What the
+// runtime adds are the wait queues: a controlled goroutine blocked on a
+// channel waits in chanState, not in the Go runtime, so the scheduler knows
+// it is blocked and what will wake it. As in Go (runtime/chan.go), queues
+// are FIFO, a sender finding a waiting receiver hands its value over
+// directly, and a receiver of a full buffered channel with waiting senders
+// takes the head of the buffer and moves the first sender's value to its
+// tail.
+//
+// A channel made outside instrumented code (ctx.Done(), a library's timer
+// channel) may be changed by code the runtime does not see. Goroutines
+// blocked on such a channel are polled: their operation is retried, without
+// blocking, at every decision.
+
+type chanState struct {
+	recvq, sendq waitq
+	closed       bool
+	// owned channels were made by instrumented code in this execution.
+	owned bool
+}
+
+// waiter is a goroutine blocked in a channel operation, or one case of a
+// blocked select.
+type waiter struct {
+	g   *goroutine
+	sel *selectState // nil outside select
+	idx int          // the case, in a select
+	// elem points to the value to send, or where a received value goes.
+	elem   unsafe.Pointer
+	ok     bool // receive: a value (not a close) was received
+	done   bool // the counterparty completed the operation
+	closed bool // send: woken by close, must panic
+}
+
+// live reports whether w can still complete (its select has not fired).
+func (w *waiter) live() bool { return !w.done && (w.sel == nil || w.sel.fired < 0) }
+
+type waitq []*waiter
+
+func (q *waitq) push(w *waiter) { *q = append(*q, w) }
+
+// pop removes and returns the first live waiter, dropping stale ones.
+func (q *waitq) pop() *waiter {
+	for len(*q) > 0 {
+		w := (*q)[0]
+		(*q)[0] = nil
+		*q = (*q)[1:]
+		if w.live() {
+			return w
+		}
+	}
+	return nil
+}
+
+// peek reports whether a live waiter is queued.
+func (q *waitq) peek() bool {
+	for _, w := range *q {
+		if w.live() {
+			return true
+		}
+	}
+	return false
+}
+
+func (q *waitq) remove(w *waiter) {
+	for i, x := range *q {
+		if x == w {
+			copy((*q)[i:], (*q)[i+1:])
+			(*q)[len(*q)-1] = nil
+			*q = (*q)[:len(*q)-1]
+			return
+		}
+	}
+}
+
+// complete finishes w's operation on behalf of its goroutine. Lock held.
+func (e *execution) complete(w *waiter) {
+	w.done = true
+	if w.sel != nil {
+		w.sel.fired = w.idx
+	}
+	e.ready(w.g)
+}
+
+// chanKey is the identity of a channel: its runtime pointer.
+func chanKey[E any](c <-chan E) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&c)) }
+
+func sendKey[E any](c chan<- E) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&c)) }
+
+// chanOf returns the model of the channel k. Lock held.
+func (e *execution) chanOf(k unsafe.Pointer) *chanState {
+	cs := e.chans[k]
+	if cs == nil {
+		cs = &chanState{}
+		e.chans[k] = cs
+	}
+	return cs
+}
+
+// blockPoll blocks me with a poll function; eager when uncontrolled code
+// may change the object. Lock held; see block.
+func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eager bool) bool {
+	me.poll = poll
+	if eager && !me.eager {
+		me.eager = true
+		e.eagerPollers++
+	}
+	return e.block(me, what)
+}
+
+// Chan marks a channel made by instrumented code: make(chan T, n) is
+// rewritten to gosct.Chan(make(chan T, n)). Only the execution's own
+// goroutines can change an owned channel, so its waiters need no polling.
+func Chan[C ~chan E, E any](c C) C {
+	e := active.Load()
+	if e == nil {
+		return c
+	}
+	e.mu.Lock()
+	if !e.over {
+		e.chanOf(chanKey((chan E)(c))).owned = true
+	}
+	e.mu.Unlock()
+	return c
+}
+
+// trySend attempts a non-blocking send on the real channel. A send on a
+// channel closed by uncontrolled code panics; the panic value is returned
+// rather than raised, because the caller holds the runtime's lock.
+func trySend[E any](c chan<- E, v E) (sent bool, p any) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = r
+		}
+	}()
+	select {
+	case c <- v:
+		return true, nil
+	default:
+		return false, nil
+	}
+}
+
+func tryRecv[E any](c <-chan E) (v E, ok, got bool) {
+	select {
+	case v, ok = <-c:
+		return v, ok, true
+	default:
+		return v, false, false
+	}
+}
+
+// Send sends v on c: the rewriting of c <- v.
+func Send[E any](c chan<- E, v E) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opSend) {
+		c <- v
+		return
+	}
+	if c == nil {
+		e.mu.Lock()
+		e.block(me, "nil channel")
+		c <- v // only when released: block forever, as Go does
+		return
+	}
+	e.mu.Lock()
+	cs := e.chanOf(sendKey(c))
+	for {
+		if cs.closed {
+			e.mu.Unlock()
+			c <- v // the real channel is closed too: Go's own panic
+		}
+		if w := cs.recvq.pop(); w != nil {
+			*(*E)(w.elem) = v
+			w.ok = true
+			e.complete(w)
+			e.mu.Unlock()
+			return
+		}
+		if sent, p := trySend(c, v); sent || p != nil {
+			e.mu.Unlock()
+			if p != nil {
+				panic(p)
+			}
+			return
+		}
+		w := &waiter{g: me, elem: unsafe.Pointer(&v)}
+		cs.sendq.push(w)
+		poll := func() bool {
+			sent, p := trySend(c, v)
+			if p != nil {
+				w.closed = true
+			}
+			if sent || p != nil {
+				cs.sendq.remove(w)
+				w.done = true
+				return true
+			}
+			return false
+		}
+		if !e.blockPoll(me, "", poll, !cs.owned) {
+			e.mu.Lock()
+			cs.sendq.remove(w)
+			e.mu.Unlock()
+			c <- v
+			return
+		}
+		e.mu.Lock()
+		if w.closed {
+			e.mu.Unlock()
+			c <- v // closed while we waited: Go's own panic
+		}
+		if w.done {
+			e.mu.Unlock()
+			return
+		}
+		cs.sendq.remove(w)
+	}
+}
+
+// Recv receives from c: the rewriting of <-c.
+func Recv[E any](c <-chan E) E {
+	v, _ := recv(c)
+	return v
+}
+
+// Recv2 receives from c: the rewriting of v, ok := <-c.
+func Recv2[E any](c <-chan E) (E, bool) { return recv(c) }
+
+func recv[E any](c <-chan E) (E, bool) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opRecv) {
+		v, ok := <-c
+		return v, ok
+	}
+	if c == nil {
+		e.mu.Lock()
+		e.block(me, "nil channel")
+		v, ok := <-c
+		return v, ok
+	}
+	e.mu.Lock()
+	cs := e.chanOf(chanKey(c))
+	for {
+		if v, ok, got := recvFromSender(e, cs, c); got {
+			e.mu.Unlock()
+			return v, ok
+		}
+		if v, ok, got := tryRecv(c); got {
+			e.mu.Unlock()
+			return v, ok
+		}
+		var v E
+		w := &waiter{g: me, elem: unsafe.Pointer(&v)}
+		cs.recvq.push(w)
+		poll := func() bool {
+			x, ok, got := tryRecv(c)
+			if got {
+				v, w.ok, w.done = x, ok, true
+				cs.recvq.remove(w)
+			}
+			return got
+		}
+		if !e.blockPoll(me, "", poll, !cs.owned) {
+			e.mu.Lock()
+			cs.recvq.remove(w)
+			e.mu.Unlock()
+			v, ok := <-c
+			return v, ok
+		}
+		e.mu.Lock()
+		if w.done {
+			e.mu.Unlock()
+			return v, w.ok
+		}
+		cs.recvq.remove(w)
+	}
+}
+
+// recvFromSender takes a value from the first waiting sender, if any.
+// Lock held.
+func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, got bool) {
+	w := cs.sendq.pop()
+	if w == nil {
+		return v, false, false
+	}
+	sv := *(*E)(w.elem)
+	if cap(c) > 0 {
+		// The buffer is full: take its head, and the sender's value goes
+		// to its tail.
+		if x, okx, gotx := tryRecv(c); gotx {
+			v, ok = x, okx
+			trySend((chan<- E)(bidi(c)), sv)
+		} else {
+			v, ok = sv, true
+		}
+	} else {
+		v, ok = sv, true
+	}
+	e.complete(w)
+	return v, ok, true
+}
+
+// bidi recovers the bidirectional channel behind a receive-only one: the
+// runtime moves a blocked sender's value into the buffer, as Go does.
+func bidi[E any](c <-chan E) chan E { return *(*chan E)(unsafe.Pointer(&c)) }
+
+// Close closes c: the rewriting of close(c).
+func Close[E any](c chan<- E) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opClose) || c == nil {
+		close(c)
+		return
+	}
+	e.mu.Lock()
+	cs := e.chanOf(sendKey(c))
+	if cs.closed {
+		e.mu.Unlock()
+		close(c) // Go's own panic: close of closed channel
+	}
+	if p := tryClose(c); p != nil {
+		e.mu.Unlock()
+		panic(p)
+	}
+	cs.closed = true
+	for w := cs.recvq.pop(); w != nil; w = cs.recvq.pop() {
+		var zero E
+		*(*E)(w.elem) = zero
+		w.ok = false
+		e.complete(w)
+	}
+	for w := cs.sendq.pop(); w != nil; w = cs.sendq.pop() {
+		w.closed = true
+		e.complete(w)
+	}
+	e.mu.Unlock()
+}
+
+func tryClose[E any](c chan<- E) (p any) {
+	defer func() { p = recover() }()
+	close(c)
+	return nil
+}
+
+// Len is len(c) for a channel: a scheduling point, since it observes what
+// other goroutines did.
+func Len[E any](c <-chan E) int {
+	if e, me := enter(); e != nil {
+		e.yield(me, opLen)
+	}
+	return len(c)
+}

@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// runTest runs the test function body as the test goroutine (logical id 0)
+// of the execution, in the goroutine of the schedule's subtest t.
+func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
+	e.mu.Lock()
+	m := e.newGoroutine(-1, 0)
+	m.goid = goid()
+	e.byGoid[m.goid] = m
+	e.main = m
+	e.cur.Store(m)
+	e.mu.Unlock()
+	active.Store(e)
+	returned := false
+	defer func() { e.finishMain(recover(), returned) }()
+	body(t)
+	returned = true
+}
+
+// finishMain ends the test goroutine's part of the execution. Unless a bug
+// already ended it, the other goroutines run until nothing can move; those
+// left blocked are leaked. Then everything left is torn down.
+func (e *execution) finishMain(r any, returned bool) {
+	var stack []byte
+	if r != nil {
+		stack = debug.Stack()
+	}
+	m := e.main
+	e.mu.Lock()
+	switch {
+	case r != nil:
+		e.abortLocked(m, e.panicBug(m, r, stack))
+	case e.aborting:
+	default:
+		// returned, or t.FailNow/SkipNow: let the others run to the end.
+		e.mainDone = true
+		e.setState(m, gDone)
+		e.handOff(m)
+		e.mu.Unlock()
+		raceDisable()
+		<-m.wake
+		raceEnable()
+		e.mu.Lock()
+		if e.bug == nil && returned {
+			if leaked := e.blockedGoroutines(false); len(leaked) > 0 {
+				e.bug = e.leakBug(leaked)
+			}
+		}
+	}
+	e.teardown()
+	e.mu.Unlock()
+	active.CompareAndSwap(e, nil)
+	if e.bug != nil && !e.bug.reported {
+		e.bug.reported = true
+		e.t.Errorf("%s", e.bug.report())
+	}
+}
+
+// abortWait bounds how long teardown waits for aborted goroutines to exit
+// (they may be stuck in uncontrolled code in a deferred call).
+const abortWait = time.Second
+
+// teardown ends every goroutine the execution still has: its own exit
+// (runtime.Goexit, running their deferred calls), adopted ones go on
+// uncontrolled. Lock held.
+func (e *execution) teardown() {
+	e.aborting = true
+	e.allExited = make(chan struct{})
+	for _, g := range e.gs {
+		if g == e.main {
+			continue
+		}
+		switch g.state {
+		case gBlocked, gRunnable:
+			k := wakeAbort
+			if g.adopted {
+				k = wakeRelease
+			} else {
+				g.aborted = true
+				e.waitAbort++
+			}
+			raceDisable()
+			select {
+			case g.wake <- k:
+			default: // it holds an undelivered wake: it will see aborting
+			}
+			raceEnable()
+		case gDetached:
+			if !g.adopted {
+				zombies.Store(g.goid, struct{}{})
+			}
+		}
+	}
+	if e.waitAbort > 0 {
+		e.mu.Unlock()
+		select {
+		case <-e.allExited:
+		case <-time.After(abortWait):
+		}
+		e.mu.Lock()
+	}
+	for _, g := range e.gs {
+		if g.aborted && g.state != gDone {
+			zombies.Store(g.goid, struct{}{})
+		}
+	}
+	e.over = true
+}

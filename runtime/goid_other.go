@@ -1,0 +1,9 @@
+//go:build !amd64 && !arm64
+
+package runtime
+
+import "unsafe"
+
+const haveGetg = false
+
+func getg() unsafe.Pointer { return nil }

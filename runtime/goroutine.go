@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"runtime"
+	"strings"
+)
+
+// gstate is where a controlled goroutine stands with respect to the token:
+// the one permission to run that the goroutines of an execution pass around.
+type gstate uint8
+
+const (
+	// gRunnable goroutines can take the next step; the token holder is one.
+	gRunnable gstate = iota
+	// gBlocked goroutines wait for an event another goroutine (or the
+	// clock) causes; waitWhat says which.
+	gBlocked
+	// gDetached goroutines run uncontrolled code (the watchdog found them
+	// holding the token too long, or they entered a call we know blocks
+	// outside our control, such as testing.T.Run). They take the token
+	// back at their next hook.
+	gDetached
+	// gDone goroutines have returned.
+	gDone
+)
+
+func (s gstate) String() string {
+	switch s {
+	case gRunnable:
+		return "runnable"
+	case gBlocked:
+		return "blocked"
+	case gDetached:
+		return "in uncontrolled code"
+	case gDone:
+		return "exited"
+	}
+	return "?"
+}
+
+// wakeKind is the message that hands a parked goroutine the token, or
+// tells it the execution is being torn down.
+type wakeKind uint8
+
+const (
+	wakeRun     wakeKind = iota // take the next step
+	wakeAbort                   // the execution is over: runtime.Goexit
+	wakeRelease                 // the execution is over and this goroutine is not its own: finish the operation uncontrolled
+	wakeEnd                     // (test goroutine only) nothing can move any more
+)
+
+// goroutine is the runtime's record of one controlled goroutine.
+type goroutine struct {
+	id   int   // logical id: 0 is the test goroutine, then creation order
+	goid int64 // the Go runtime's id, to recognize the goroutine in hooks
+	e    *execution
+	wake chan wakeKind // buffered(1): at most one message is ever pending
+
+	state gstate
+	// adopted goroutines were started by uncontrolled code and joined the
+	// execution when they called a hook; they are released, not killed,
+	// when it ends, and never reported as leaked.
+	adopted bool
+	parent  int
+	created uintptr // pc of the go statement (0 for adopted goroutines)
+
+	// op is the operation the goroutine is about to perform or is blocked
+	// in; where is its source position, recorded only in detailed mode.
+	op    opKind
+	where string
+	// waitObj names what a blocked goroutine waits on, for reports.
+	waitObj string
+	// poll, for a goroutine blocked on an object that uncontrolled code can
+	// also change (a channel made outside instrumented code, ...), retries
+	// the operation and reports whether it completed. eager pollers are
+	// retried at every decision, others only when nothing else can run.
+	poll  func() bool
+	eager bool
+	// aborted goroutines were told to exit when the execution was torn down.
+	aborted bool
+}
+
+// creationSite renders the position of the go statement that created g.
+func (g *goroutine) creationSite() string {
+	if g.id == 0 {
+		return "test goroutine"
+	}
+	if g.created == 0 {
+		return "started by uncontrolled code"
+	}
+	f := runtime.FuncForPC(g.created - 1)
+	if f == nil {
+		return "?"
+	}
+	file, line := f.FileLine(g.created - 1)
+	return shortPos(file, line)
+}
+
+// name is how reports refer to g: "G2 (worker.go:31)".
+func (g *goroutine) name() string {
+	return "G" + itoa(g.id) + " (" + g.creationSite() + ")"
+}
+
+// callerPC returns the pc of the user code that called the hook, skipping
+// the frames of this package.
+func callerPC() uintptr {
+	var pcs [16]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !isRuntimeFrame(f.Function) {
+			return f.PC
+		}
+		if !more {
+			return 0
+		}
+	}
+}
+
+// callerPos is the position of the user code that called the hook.
+func callerPos() string {
+	var pcs [16]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !isRuntimeFrame(f.Function) {
+			return shortPos(f.File, f.Line)
+		}
+		if !more {
+			return "?"
+		}
+	}
+}
+
+const selfPkg = "github.com/gosct/gosct/runtime."
+
+func isRuntimeFrame(fn string) bool {
+	return strings.HasPrefix(fn, selfPkg) || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.") || fn == ""
+}
+
+func shortPos(file string, line int) string {
+	if i := strings.LastIndexByte(file, '/'); i >= 0 {
+		file = file[i+1:]
+	}
+	return file + ":" + itoa(line)
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	neg := i < 0
+	if neg {
+		i = -i
+	}
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	if neg {
+		n--
+		b[n] = '-'
+	}
+	return string(b[n:])
+}

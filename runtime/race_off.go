@@ -1,0 +1,8 @@
+//go:build !race
+
+package runtime
+
+func raceDisable() {}
+func raceEnable()  {}
+
+const raceEnabled = false

@@ -1,0 +1,515 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
+)
+
+// active is the execution in progress in this process, or nil. Hooks called
+// while it is nil pass through.
+var active atomic.Pointer[execution]
+
+// decision is one entry of an execution's trail: what a strategy chose.
+type decision struct {
+	kind   strategies.Kind
+	choice int32 // goroutine id or case index
+	cur    int32 // goroutine that reached the point
+}
+
+// settings are the knobs of an execution that do not change between
+// executions of a test.
+type settings struct {
+	maxSteps int
+	// detailed executions record the source position of every operation:
+	// replays, and the re-run of a buggy schedule that writes its trace.
+	detailed bool
+	// detachAfter is how long the token holder may run without reaching
+	// a scheduling point before the watchdog detaches it.
+	detachAfter time.Duration
+	// pollGrace is how long to wait, with every goroutine blocked, for
+	// uncontrolled code to change a polled object before reporting a
+	// deadlock; detachedGrace likewise when goroutines are detached.
+	pollGrace, detachedGrace time.Duration
+}
+
+var defaultSettings = settings{
+	maxSteps:      1_000_000,
+	detachAfter:   100 * time.Millisecond,
+	pollGrace:     30 * time.Millisecond,
+	detachedGrace: 2 * time.Second,
+}
+
+// execution is one controlled run of a test function under one schedule.
+type execution struct {
+	mu    sync.Mutex
+	set   settings
+	strat strategies.Strategy
+	t     *testing.T
+
+	gs       []*goroutine
+	byGoid   map[int64]*goroutine
+	runnable []*goroutine // unordered; see choose
+	cur      atomic.Pointer[goroutine]
+	main     *goroutine
+
+	steps int
+	trail []decision
+	ops   []string // detailed mode: the chosen goroutine's operation, per decision
+	pt    strategies.Point
+
+	bug      *bug
+	mainDone bool
+	aborting bool
+	over     bool
+	// uncontrolled is set when the schedule depended on something outside
+	// the runtime's control: it may not replay exactly.
+	uncontrolled bool
+	ndetached    int
+	eagerPollers int
+	idleSince    time.Time
+	waitAbort    int // goroutines told to abort whose exit is awaited
+	allExited    chan struct{}
+
+	progress atomic.Int64 // bumped at every decision, for the watchdog
+
+	chans map[unsafe.Pointer]*chanState
+	clock clock
+	sync  syncState
+}
+
+func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execution {
+	e := &execution{
+		set:    set,
+		strat:  strat,
+		t:      t,
+		byGoid: make(map[int64]*goroutine),
+		chans:  make(map[unsafe.Pointer]*chanState),
+	}
+	e.clock.init()
+	e.sync.init()
+	return e
+}
+
+// enter identifies the calling goroutine. It returns nil, nil when the call
+// must pass through: no execution is active, or it is over.
+func enter() (*execution, *goroutine) {
+	e := active.Load()
+	if e == nil {
+		return nil, nil
+	}
+	id := goid()
+	if me := e.cur.Load(); me != nil && me.goid == id {
+		return e, me
+	}
+	return e.foreign(id)
+}
+
+// foreign handles a hook called by a goroutine that does not hold the token:
+// one coming back from uncontrolled code, one started by uncontrolled code
+// (adopted), or one left over from an earlier execution.
+func (e *execution) foreign(id int64) (*execution, *goroutine) {
+	if isZombie(id) {
+		exitZombie(id)
+	}
+	e.mu.Lock()
+	if e.over {
+		e.mu.Unlock()
+		return nil, nil
+	}
+	g := e.byGoid[id]
+	if g == nil {
+		if e.aborting {
+			e.mu.Unlock()
+			return nil, nil
+		}
+		g = e.newGoroutine(-1, 0)
+		g.adopted = true
+		g.goid = id
+		e.byGoid[id] = g
+		e.uncontrolled = true
+	} else if g.state == gDetached {
+		e.ndetached--
+		e.setRunnable(g)
+	}
+	if e.aborting {
+		e.mu.Unlock()
+		if !e.die(g) {
+			return nil, nil
+		}
+	}
+	if e.cur.Load() == nil {
+		e.cur.Store(g)
+		e.idleSince = time.Time{}
+		e.mu.Unlock()
+		return e, g
+	}
+	e.mu.Unlock()
+	if !e.park(g) {
+		return nil, nil
+	}
+	return e, g
+}
+
+// newGoroutine registers a goroutine, runnable. Lock held.
+func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
+	g := &goroutine{id: len(e.gs), e: e, parent: parent, created: pc, op: opStart, wake: make(chan wakeKind, 1)}
+	e.gs = append(e.gs, g)
+	e.setRunnable(g)
+	return g
+}
+
+// setRunnable and setState keep e.runnable, the goroutines a decision can
+// choose, in step with their states, so a decision costs O(runnable), not
+// O(goroutines). Lock held.
+func (e *execution) setRunnable(g *goroutine) {
+	if g.state == gRunnable && e.isRunnableListed(g) {
+		return
+	}
+	g.state = gRunnable
+	g.poll = nil
+	if g.eager {
+		g.eager = false
+		e.eagerPollers--
+	}
+	e.runnable = append(e.runnable, g)
+}
+
+func (e *execution) isRunnableListed(g *goroutine) bool {
+	for _, r := range e.runnable {
+		if r == g {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *execution) setState(g *goroutine, s gstate) {
+	if g.state == gRunnable {
+		for i, r := range e.runnable {
+			if r == g {
+				last := len(e.runnable) - 1
+				e.runnable[i] = e.runnable[last]
+				e.runnable[last] = nil
+				e.runnable = e.runnable[:last]
+				break
+			}
+		}
+	}
+	if s == gDetached {
+		e.ndetached++
+		e.uncontrolled = true
+	}
+	g.state = s
+}
+
+// ready makes a blocked goroutine runnable: the event it waited for has
+// happened. Lock held.
+func (e *execution) ready(g *goroutine) {
+	if g.state == gBlocked {
+		e.setRunnable(g)
+	}
+}
+
+// yield is the scheduling point before an operation of me: the strategy
+// chooses who takes the next step. It returns false when me must perform
+// its operation uncontrolled (the execution ended under an adopted
+// goroutine).
+func (e *execution) yield(me *goroutine, op opKind) bool {
+	me.op = op
+	if e.set.detailed {
+		me.where = callerPos()
+	}
+	e.mu.Lock()
+	if e.aborting {
+		e.mu.Unlock()
+		return e.die(me)
+	}
+	next := e.choose(me, op == opYield)
+	if next == me {
+		e.mu.Unlock()
+		return true
+	}
+	if next != nil {
+		e.give(next)
+	}
+	e.mu.Unlock()
+	return e.park(me)
+}
+
+// block parks me until another goroutine (or the clock) readies it. The
+// caller holds the lock, has recorded what me waits for, and re-checks
+// its condition when block returns true. False: perform the operation
+// uncontrolled.
+func (e *execution) block(me *goroutine, what string) bool {
+	me.waitObj = what
+	e.setState(me, gBlocked)
+	e.handOff(me)
+	e.mu.Unlock()
+	return e.park(me)
+}
+
+// park waits for the token.
+func (e *execution) park(me *goroutine) bool {
+	raceDisable()
+	k := <-me.wake
+	raceEnable()
+	switch k {
+	case wakeRun, wakeEnd:
+		return true
+	case wakeRelease:
+		return false
+	}
+	return e.die(me)
+}
+
+// give hands the token to next. Lock held.
+func (e *execution) give(next *goroutine) {
+	e.cur.Store(next)
+	raceDisable()
+	next.wake <- wakeRun
+	raceEnable()
+}
+
+// die ends me because the execution is being torn down: the test goroutine
+// fails its test, goroutines of the execution exit, adopted goroutines go
+// on uncontrolled (it returns false for them).
+func (e *execution) die(me *goroutine) bool {
+	if me.adopted {
+		return false
+	}
+	if me == e.main && !e.mainDone {
+		e.failMain()
+	}
+	goexit()
+	return false
+}
+
+// choose asks the strategy which runnable goroutine takes the next step.
+// It returns nil when none can, or when the step bound is exceeded (then
+// e.aborting is set). Lock held.
+func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
+	e.pollEager()
+	n := len(e.runnable)
+	if n == 0 {
+		return nil
+	}
+	e.steps++
+	if e.steps > e.set.maxSteps {
+		e.abortLocked(me, e.livelockBug())
+		return nil
+	}
+	ch := e.pt.Choices[:0]
+	for _, g := range e.runnable {
+		ch = append(ch, g.id)
+	}
+	sortInts(ch)
+	e.pt.Kind = strategies.Goroutine
+	e.pt.Choices = ch
+	e.pt.Current = me.id
+	e.pt.Yield = yielded
+	if e.set.detailed {
+		e.pt.Ops = e.pt.Ops[:0]
+		for _, id := range ch {
+			g := e.gs[id]
+			e.pt.Ops = append(e.pt.Ops, g.op.String()+" "+g.where)
+		}
+	} else {
+		e.pt.Ops = nil
+	}
+	i := e.strat.Next(&e.pt)
+	if i < 0 || i >= n {
+		i = 0
+	}
+	id := ch[i]
+	e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(me.id)})
+	if e.set.detailed {
+		e.ops = append(e.ops, e.pt.Ops[i])
+	}
+	e.progress.Add(1)
+	e.idleSince = time.Time{}
+	return e.gs[id]
+}
+
+// chooseCase asks the strategy which of the ready select cases fires.
+// Lock held.
+func (e *execution) chooseCase(me *goroutine, ready []int) int {
+	if len(ready) == 1 {
+		return ready[0]
+	}
+	e.pt.Kind = strategies.Case
+	e.pt.Choices = append(e.pt.Choices[:0], ready...)
+	e.pt.Current = me.id
+	e.pt.Yield = false
+	e.pt.Ops = nil
+	i := e.strat.Next(&e.pt)
+	if i < 0 || i >= len(ready) {
+		i = 0
+	}
+	e.trail = append(e.trail, decision{strategies.Case, int32(ready[i]), int32(me.id)})
+	if e.set.detailed {
+		e.ops = append(e.ops, "case "+itoa(ready[i]))
+	}
+	return ready[i]
+}
+
+// handOff passes the token on after me stopped being runnable (blocked,
+// detached or exited). When nothing can run it fires timers, waits for
+// uncontrolled code, and finally ends the execution: at the end of the
+// test, or with a deadlock. Lock held.
+func (e *execution) handOff(me *goroutine) {
+	for {
+		if next := e.choose(me, false); next != nil {
+			e.give(next)
+			return
+		}
+		if e.aborting {
+			return
+		}
+		if e.pollAll() {
+			continue
+		}
+		if e.ndetached == 0 && e.clock.advance(e) {
+			continue
+		}
+		if e.waitExternal() {
+			if e.cur.Load() != nil {
+				return // a goroutine came back from uncontrolled code and took the token
+			}
+			continue
+		}
+		if e.clock.advance(e) {
+			continue
+		}
+		e.quiesce(me)
+		return
+	}
+}
+
+// waitExternal waits a little for uncontrolled code: a detached goroutine
+// coming back, a polled object changing. It returns false when there is
+// nothing to wait for, or the wait has lasted long enough. Lock held;
+// released during the wait, when the token is free for any goroutine that
+// comes back.
+func (e *execution) waitExternal() bool {
+	pollers := e.hasPollers()
+	if e.ndetached == 0 && !pollers {
+		return false
+	}
+	now := time.Now()
+	if e.idleSince.IsZero() {
+		e.idleSince = now
+	}
+	limit := e.set.pollGrace
+	if e.ndetached > 0 && !e.clock.pending() {
+		limit = e.set.detachedGrace
+	}
+	idle := now.Sub(e.idleSince)
+	if idle > limit {
+		return false
+	}
+	e.cur.Store(nil)
+	e.mu.Unlock()
+	d := idle / 8
+	if d < 20*time.Microsecond {
+		d = 20 * time.Microsecond
+	} else if d > 5*time.Millisecond {
+		d = 5 * time.Millisecond
+	}
+	time.Sleep(d)
+	e.mu.Lock()
+	return true
+}
+
+// quiesce ends an execution in which nothing can move any more. Lock held.
+func (e *execution) quiesce(me *goroutine) {
+	if e.mainDone {
+		e.cur.Store(e.main)
+		raceDisable()
+		e.main.wake <- wakeEnd
+		raceEnable()
+		return
+	}
+	e.abortLocked(me, e.deadlockBug())
+}
+
+// abortLocked records b and starts tearing the execution down: the test
+// goroutine is woken to fail the test. Lock held.
+func (e *execution) abortLocked(me *goroutine, b *bug) {
+	if e.bug == nil {
+		e.bug = b
+	}
+	if e.aborting {
+		return
+	}
+	e.aborting = true
+	m := e.main
+	if m == me || m.state == gDetached {
+		return // it notices at its next hook, or when it returns from this one
+	}
+	e.cur.Store(m)
+	raceDisable()
+	if e.mainDone {
+		m.wake <- wakeEnd
+	} else {
+		m.wake <- wakeAbort
+	}
+	raceEnable()
+}
+
+// failMain ends the test goroutine after a bug: the schedule's subtest
+// fails with the report.
+func (e *execution) failMain() {
+	e.t.Helper()
+	e.t.Errorf("%s", e.bug.report())
+	e.bug.reported = true
+	e.t.FailNow()
+}
+
+// pollEager retries the operations of blocked goroutines whose objects
+// uncontrolled code may change at any time. Lock held.
+func (e *execution) pollEager() {
+	if e.eagerPollers == 0 {
+		return
+	}
+	for _, g := range e.gs {
+		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
+			e.setRunnable(g)
+		}
+	}
+}
+
+// pollAll retries every polled operation; true if one completed. Lock held.
+func (e *execution) pollAll() bool {
+	any := false
+	for _, g := range e.gs {
+		if g.state == gBlocked && g.poll != nil && g.poll() {
+			e.setRunnable(g)
+			any = true
+		}
+	}
+	return any
+}
+
+func (e *execution) hasPollers() bool {
+	for _, g := range e.gs {
+		if g.state == gBlocked && g.poll != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// sortInts sorts a short slice in place (insertion sort: the runnable set
+// is small, and this allocates nothing).
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package runtime
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// selectState is shared by the waiters of one blocked select: the first
+// case to complete fires, and the others go stale.
+type selectState struct{ fired int }
+
+// A Case is one case of a select statement, made by OnRecv or OnSend.
+type Case interface {
+	// isNil reports a nil channel: a case that is never ready.
+	isNil() bool
+	key() unsafe.Pointer
+	// ready reports, from the model and the real buffer, whether the
+	// case can proceed now. Lock held.
+	ready(cs *chanState) bool
+	// commit performs a ready case; false if it turned out not to be
+	// (uncontrolled code got there first). Lock held.
+	commit(e *execution, cs *chanState) (ok bool, panicVal any)
+	// try attempts the operation on the real channel without blocking.
+	try() (ok bool, panicVal any)
+	// waiter makes the case's waiter for a blocked select.
+	waiter(g *goroutine, s *selectState, idx int) *waiter
+	// finish completes a case fired while blocked; recv cases copy ok.
+	finish(w *waiter)
+	isSend() bool
+	reflectCase() reflect.SelectCase
+	setRecv(v reflect.Value, ok bool)
+}
+
+// RecvCase is a receive case: after Select returns its index, Value and OK
+// hold what v, ok := <-c would.
+type RecvCase[E any] struct {
+	Value E
+	OK    bool
+	c     <-chan E
+}
+
+// OnRecv makes the case `case v, ok := <-c` of a select.
+func OnRecv[E any](c <-chan E) *RecvCase[E] { return &RecvCase[E]{c: c} }
+
+func (r *RecvCase[E]) isNil() bool         { return r.c == nil }
+func (r *RecvCase[E]) isSend() bool        { return false }
+func (r *RecvCase[E]) key() unsafe.Pointer { return chanKey(r.c) }
+func (r *RecvCase[E]) ready(cs *chanState) bool {
+	return cs.sendq.peek() || len(r.c) > 0 || cs.closed
+}
+func (r *RecvCase[E]) commit(e *execution, cs *chanState) (bool, any) {
+	if v, ok, got := recvFromSender(e, cs, r.c); got {
+		r.Value, r.OK = v, ok
+		return true, nil
+	}
+	return r.try()
+}
+func (r *RecvCase[E]) try() (bool, any) {
+	v, ok, got := tryRecv(r.c)
+	if got {
+		r.Value, r.OK = v, ok
+	}
+	return got, nil
+}
+func (r *RecvCase[E]) waiter(g *goroutine, s *selectState, idx int) *waiter {
+	return &waiter{g: g, sel: s, idx: idx, elem: unsafe.Pointer(&r.Value)}
+}
+func (r *RecvCase[E]) finish(w *waiter) { r.OK = w.ok }
+func (r *RecvCase[E]) reflectCase() reflect.SelectCase {
+	return reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(r.c)}
+}
+func (r *RecvCase[E]) setRecv(v reflect.Value, ok bool) {
+	r.OK = ok
+	if ok {
+		r.Value = v.Interface().(E)
+	}
+}
+
+// SendCase is a send case.
+type SendCase[E any] struct {
+	c chan<- E
+	v E
+}
+
+// OnSend makes the case `case c <- v` of a select; v is evaluated when the
+// select statement is, as in Go.
+func OnSend[E any](c chan<- E, v E) *SendCase[E] { return &SendCase[E]{c: c, v: v} }
+
+func (s *SendCase[E]) isNil() bool         { return s.c == nil }
+func (s *SendCase[E]) isSend() bool        { return true }
+func (s *SendCase[E]) key() unsafe.Pointer { return sendKey(s.c) }
+func (s *SendCase[E]) ready(cs *chanState) bool {
+	return cs.recvq.peek() || (cap(s.c) > 0 && len(s.c) < cap(s.c)) || cs.closed
+}
+func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
+	if cs.closed {
+		_, p := trySend(s.c, s.v)
+		return false, p
+	}
+	if w := cs.recvq.pop(); w != nil {
+		*(*E)(w.elem) = s.v
+		w.ok = true
+		e.complete(w)
+		return true, nil
+	}
+	return s.try()
+}
+func (s *SendCase[E]) try() (bool, any) { return trySend(s.c, s.v) }
+func (s *SendCase[E]) waiter(g *goroutine, st *selectState, idx int) *waiter {
+	return &waiter{g: g, sel: st, idx: idx, elem: unsafe.Pointer(&s.v)}
+}
+func (s *SendCase[E]) finish(w *waiter) {}
+func (s *SendCase[E]) reflectCase() reflect.SelectCase {
+	return reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(s.c), Send: reflect.ValueOf(&s.v).Elem()}
+}
+func (s *SendCase[E]) setRecv(reflect.Value, bool) {}
+
+// Select runs a select statement over cases, in source order; it returns
+// the index of the case that proceeded, or -1 for the default case
+// (hasDefault). Select(false) with no cases blocks forever, as select {}
+// does. When several cases are ready, which one fires is a decision of the
+// strategy (Go chooses uniformly at random).
+func Select(hasDefault bool, cases ...Case) int {
+	e, me := enter()
+	if e == nil || !e.yield(me, opSelect) {
+		return selectReal(hasDefault, cases)
+	}
+	e.mu.Lock()
+	var ready []int
+	for {
+		ready = ready[:0]
+		for i, c := range cases {
+			if !c.isNil() && c.ready(e.chanOf(c.key())) {
+				ready = append(ready, i)
+			}
+		}
+		if len(ready) > 0 {
+			i := e.chooseCase(me, ready)
+			ok, p := cases[i].commit(e, e.chanOf(cases[i].key()))
+			if p != nil {
+				e.mu.Unlock()
+				panic(p)
+			}
+			if ok {
+				e.mu.Unlock()
+				return i
+			}
+			continue
+		}
+		// Nothing is ready as far as the model knows; uncontrolled code
+		// may have fed or closed a channel.
+		for i, c := range cases {
+			if c.isNil() {
+				continue
+			}
+			ok, p := c.try()
+			if p != nil {
+				e.mu.Unlock()
+				panic(p)
+			}
+			if ok {
+				e.mu.Unlock()
+				return i
+			}
+		}
+		if hasDefault {
+			e.mu.Unlock()
+			return -1
+		}
+		st := &selectState{fired: -1}
+		ws := make([]*waiter, len(cases))
+		eager := false
+		for i, c := range cases {
+			if c.isNil() {
+				continue
+			}
+			cs := e.chanOf(c.key())
+			w := c.waiter(me, st, i)
+			ws[i] = w
+			if c.isSend() {
+				cs.sendq.push(w)
+			} else {
+				cs.recvq.push(w)
+			}
+			eager = eager || !cs.owned
+		}
+		var polled any
+		poll := func() bool {
+			for i, c := range cases {
+				if c.isNil() {
+					continue
+				}
+				ok, p := c.try()
+				if ok || p != nil {
+					st.fired = i
+					ws[i].done = true
+					polled = p
+					return true
+				}
+			}
+			return false
+		}
+		what := "select"
+		if len(ws) == 0 || allNil(cases) {
+			what = "select with no cases"
+			poll = nil
+		}
+		released := !e.blockPoll(me, what, poll, eager)
+		e.mu.Lock()
+		for i, c := range cases {
+			if ws[i] != nil {
+				cs := e.chanOf(c.key())
+				cs.sendq.remove(ws[i])
+				cs.recvq.remove(ws[i])
+			}
+		}
+		if released {
+			e.mu.Unlock()
+			return selectReal(hasDefault, cases)
+		}
+		if polled != nil {
+			e.mu.Unlock()
+			panic(polled)
+		}
+		if f := st.fired; f >= 0 {
+			w := ws[f]
+			if w.closed {
+				e.mu.Unlock()
+				_, p := cases[f].try() // closed: Go's own panic value
+				panic(p)
+			}
+			cases[f].finish(w)
+			e.mu.Unlock()
+			return f
+		}
+	}
+}
+
+func allNil(cases []Case) bool {
+	for _, c := range cases {
+		if !c.isNil() {
+			return false
+		}
+	}
+	return true
+}
+
+// selectReal runs the select uncontrolled, through reflect.Select.
+func selectReal(hasDefault bool, cases []Case) int {
+	rc := make([]reflect.SelectCase, 0, len(cases)+1)
+	for _, c := range cases {
+		rc = append(rc, c.reflectCase())
+	}
+	if hasDefault {
+		rc = append(rc, reflect.SelectCase{Dir: reflect.SelectDefault})
+	}
+	i, v, ok := reflect.Select(rc)
+	if i == len(cases) {
+		return -1
+	}
+	cases[i].setRecv(v, ok)
+	return i
+}

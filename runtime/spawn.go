@@ -1,0 +1,116 @@
+package runtime
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+)
+
+// Go starts f in a new goroutine: the rewriting of a go statement, with the
+// function value and arguments already evaluated by the caller.
+func Go(f func()) {
+	e, me := enter()
+	if e == nil {
+		go f()
+		return
+	}
+	var pcs [1]uintptr
+	runtime.Callers(2, pcs[:])
+	if !e.yield(me, opGo) {
+		go f()
+		return
+	}
+	e.spawn(me, pcs[0], f)
+}
+
+// spawn registers and starts a goroutine of the execution; it runs when the
+// strategy first chooses it.
+func (e *execution) spawn(parent *goroutine, pc uintptr, f func()) {
+	e.mu.Lock()
+	g := e.newGoroutine(parent.id, pc)
+	e.mu.Unlock()
+	go e.run(g, f)
+}
+
+// Gosched yields: a scheduling point at which the caller gives way, as
+// runtime.Gosched does. PCT lowers the caller's priority.
+func Gosched() {
+	e, me := enter()
+	if e == nil {
+		runtime.Gosched()
+		return
+	}
+	e.yield(me, opYield)
+}
+
+// run is the body of every goroutine the execution creates.
+func (e *execution) run(g *goroutine, f func()) {
+	e.mu.Lock()
+	g.goid = goid()
+	e.byGoid[g.goid] = g
+	e.mu.Unlock()
+	returned := false
+	defer func() { e.exit(g, recover(), returned) }()
+	if !e.park(g) {
+		return
+	}
+	f()
+	returned = true
+}
+
+// exit ends g: it returned, panicked, or called runtime.Goexit (directly,
+// through t.FailNow, or because the execution was torn down).
+func (e *execution) exit(g *goroutine, r any, returned bool) {
+	var stack []byte
+	if r != nil {
+		stack = debug.Stack()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if g.state == gDetached {
+		e.ndetached--
+	}
+	e.setState(g, gDone)
+	if e.over {
+		zombies.Delete(g.goid)
+		return
+	}
+	if g.aborted {
+		e.waitAbort--
+		if e.waitAbort == 0 && e.allExited != nil {
+			close(e.allExited)
+		}
+		return
+	}
+	if e.aborting {
+		return
+	}
+	switch {
+	case r != nil:
+		e.abortLocked(g, e.panicBug(g, r, stack))
+		return
+	case !returned && e.t.Failed():
+		e.abortLocked(g, e.goexitBug(g))
+		return
+	}
+	if e.cur.Load() == g {
+		e.handOff(g)
+	}
+}
+
+// Goroutines left over from an execution that was torn down while they ran
+// uncontrolled code: they exit at their next hook.
+var zombies sync.Map // goid -> struct{}
+
+func isZombie(id int64) bool {
+	_, ok := zombies.Load(id)
+	return ok
+}
+
+// exitZombie ends a leftover goroutine; it stays a zombie, so hooks in its
+// deferred calls end it too, until it has exited (see exit).
+func exitZombie(id int64) { goexit() }
+
+// goexit ends the calling goroutine, running its deferred calls; hooks they
+// call pass through or end it again.
+func goexit() { runtime.Goexit() }

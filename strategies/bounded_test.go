@@ -1,0 +1,185 @@
+package strategies
+
+import (
+	"strings"
+	"testing"
+)
+
+// exploreBound runs an iterative bounded search up to bound and returns all
+// outcomes, and those of the executions that were not re-runs.
+func exploreBound(t *testing.T, p *prog, s *Bounded, limit int) (all, fresh []outcome) {
+	t.Helper()
+	for len(all) < limit && s.NewExecution() {
+		rev := s.Revisit()
+		o := p.run(s, 10000)
+		all = append(all, o)
+		if !rev {
+			fresh = append(fresh, o)
+		}
+	}
+	return all, fresh
+}
+
+func TestBoundedFig1Counts(t *testing.T) {
+	// SCTBench Example 2: with bound 1, PB gives 11 terminal schedules and
+	// DB 4 (bound 0 and 1 together).
+	for _, c := range []struct {
+		name string
+		s    *Bounded
+		want int
+	}{{"pb", NewPB(Options{Bound: 1}), 11}, {"db", NewDB(Options{Bound: 1}), 4}} {
+		all, fresh := exploreBound(t, fig1(), c.s, 1000)
+		if len(distinct(all)) != c.want {
+			t.Errorf("%s: %d distinct schedules, want %d: %v", c.name, len(distinct(all)), c.want, distinct(all))
+		}
+		// No schedule is explored twice except the announced re-runs.
+		if len(fresh) != c.want || len(distinct(fresh)) != c.want {
+			t.Errorf("%s: %d new executions (%d distinct), want %d", c.name, len(fresh), len(distinct(fresh)), c.want)
+		}
+		if !c.s.Exhausted() || c.s.Bound() != 1 {
+			t.Errorf("%s: exhausted=%v bound=%d", c.name, c.s.Exhausted(), c.s.Bound())
+		}
+		if firstBug(all) == 0 {
+			t.Errorf("%s: bug of Fig. 1 not found at bound 1", c.name)
+		}
+		if !strings.Contains(c.s.Status(), "bound 1") {
+			t.Errorf("%s: status %q", c.name, c.s.Status())
+		}
+	}
+}
+
+func TestBoundedCountsExactly(t *testing.T) {
+	// Check each schedule's cost against the definitions, computed
+	// independently from the schedule, and that pass c runs new schedules
+	// of cost exactly c only.
+	for _, name := range []string{"pb", "db"} {
+		for bound := 1; bound <= 3; bound++ {
+			var s *Bounded
+			if name == "pb" {
+				s = NewPB(Options{Bound: bound})
+			} else {
+				s = NewDB(Options{Bound: bound})
+			}
+			rec := &recorder{s: s}
+			p := fig2()
+			seen := map[string]bool{}
+			for s.NewExecution() {
+				rev := s.Revisit()
+				passBound := s.Bound()
+				rec.reset()
+				o := p.run(rec, 1000)
+				c := rec.preemptions
+				if name == "db" {
+					c = rec.delays
+				}
+				if c > bound {
+					t.Fatalf("%s bound %d: schedule %s costs %d", name, bound, o.schedule, c)
+				}
+				if !rev && c != passBound {
+					t.Fatalf("%s: new schedule %s in pass %d costs %d", name, o.schedule, passBound, c)
+				}
+				if !rev && seen[o.schedule] {
+					t.Fatalf("%s: schedule %s explored twice", name, o.schedule)
+				}
+				seen[o.schedule] = true
+			}
+		}
+	}
+}
+
+// recorder computes the preemption and delay counts of the schedule a
+// strategy takes, from the definitions (digest 004 §1.3, 1.4).
+type recorder struct {
+	s                   Strategy
+	n                   int
+	preemptions, delays int
+}
+
+func (r *recorder) reset()             { r.n, r.preemptions, r.delays = 0, 0, 0 }
+func (r *recorder) NewExecution() bool { return r.s.NewExecution() }
+func (r *recorder) Next(p *Point) int {
+	i := r.s.Next(p)
+	if p.Kind != Goroutine {
+		return i
+	}
+	for _, c := range p.Choices {
+		if c+1 > r.n {
+			r.n = c + 1
+		}
+	}
+	if p.Current+1 > r.n {
+		r.n = p.Current + 1
+	}
+	t := p.Choices[i]
+	last := p.Current
+	enabled := func(x int) bool { return p.Index(x) >= 0 && !(p.Yield && x == last) }
+	if t != last && enabled(last) {
+		r.preemptions++
+	}
+	dist := (t - last + r.n) % r.n
+	for x := 0; x < dist; x++ {
+		if enabled((last + x) % r.n) {
+			r.delays++
+		}
+	}
+	return i
+}
+
+func TestFig2NeedsTwoDelaysOnePreemption(t *testing.T) {
+	for _, c := range []struct {
+		s     *Bounded
+		found bool
+	}{
+		{NewPB(Options{Bound: 1}), true},
+		{NewDB(Options{Bound: 1}), false},
+		{NewDB(Options{Bound: 2}), true},
+	} {
+		all, _ := exploreBound(t, fig2(), c.s, 100000)
+		if got := firstBug(all) > 0; got != c.found {
+			t.Errorf("%s bound %d: found=%v, want %v", c.s.name, c.s.maxBound, got, c.found)
+		}
+	}
+}
+
+func TestReorderNeedsXMinus1Delays(t *testing.T) {
+	for x := 3; x <= 5; x++ {
+		all, _ := exploreBound(t, reorder(x), NewDB(Options{Bound: x - 2}), 1000000)
+		if firstBug(all) > 0 {
+			t.Errorf("reorder_%d found with %d delays", x, x-2)
+		}
+		d := NewDB(Options{Bound: x - 1})
+		all, _ = exploreBound(t, reorder(x), d, 1000000)
+		if firstBug(all) == 0 {
+			t.Errorf("reorder_%d not found with %d delays", x, x-1)
+		}
+		all, _ = exploreBound(t, reorder(x), NewPB(Options{Bound: 1}), 1000000)
+		if firstBug(all) == 0 {
+			t.Errorf("reorder_%d not found with 1 preemption", x)
+		}
+	}
+}
+
+func TestBoundedStopsWhenTreeExplored(t *testing.T) {
+	// Two threads of two steps have at most 3 preemptions; with bound 10
+	// the search must stop once a pass leaves nothing out.
+	s := NewPB(Options{Bound: 10})
+	all, fresh := exploreBound(t, indep(2, 2), s, 1000)
+	if len(distinct(all)) != 6 || len(fresh) != 6 {
+		t.Fatalf("%d distinct, %d new, want 6", len(distinct(all)), len(fresh))
+	}
+	if !s.Exhausted() || s.Bound() >= 10 {
+		t.Fatalf("exhausted=%v bound=%d", s.Exhausted(), s.Bound())
+	}
+	if !strings.Contains(s.Status(), "exhausted") {
+		t.Fatalf("status %q", s.Status())
+	}
+}
+
+func TestBoundedFirstScheduleIsRoundRobin(t *testing.T) {
+	for _, s := range []*Bounded{NewPB(Options{}), NewDB(Options{})} {
+		all, _ := exploreBound(t, fig1(), s, 1)
+		if want := "T0:a T1:b T1:c T2:d T3:e"; all[0].schedule != want {
+			t.Errorf("%s: first %q want %q", s.name, all[0].schedule, want)
+		}
+	}
+}

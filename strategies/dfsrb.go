@@ -1,0 +1,364 @@
+package strategies
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+)
+
+// Jump strategies of DFS-RB: how far an early backtrack jumps.
+const (
+	JumpFixed  = "fixed"  // one transition
+	JumpRandom = "random" // continue with probability 1-ratio per level
+	JumpLuby   = "luby"   // the i-th jump pops luby(i) transitions
+)
+
+// Ratio forms of DFS-RB (the paper's rtb): the probability of going
+// forward rather than backtracking early.
+const (
+	RatioConst  = "const"  // C
+	RatioDepth  = "1-d/c"  // 1 - depth/C
+	RatioRun    = "1-r/c"  // 1 - r/C, r = non-switching points just before
+	RatioPowRun = "c^r"    // C^r
+)
+
+// DFSRBConfig is the paper's configuration tuple <thb, thm, thr, stg, rtb,
+// rtc>, plus the stateless budget.
+type DFSRBConfig struct {
+	// Thresholds is thb: one value is a constant threshold; several are
+	// the iterative form "I", one search per value in turn, each with
+	// Budget executions.
+	Thresholds []int
+	// Switches is thm = "cs": depth counts context switches instead of
+	// branching points (thm = "pl").
+	Switches bool
+	// NCS is thr = "ncs": the threshold is lowered by the number of
+	// branching points on the path where the running goroutine went on.
+	NCS bool
+	// Jump is stg: JumpFixed, JumpRandom or JumpLuby.
+	Jump string
+	// Ratio and C are rtb: Ratio is one of the Ratio* forms.
+	Ratio string
+	C     float64
+	// SwitchCoef is rtc: the ratio is multiplied by it right after a
+	// context switch (1 disables it).
+	SwitchCoef float64
+	// Budget is the number of executions each threshold gets (the
+	// paper's one minute per iteration).
+	Budget int
+}
+
+// DefaultDFSRB is the paper's top-ranked configuration
+// <I:5-10-20-50-100, pl, d, Luby, 0.75, 1.5>, with 250 executions per
+// threshold.
+var DefaultDFSRB = DFSRBConfig{
+	Thresholds: []int{5, 10, 20, 50, 100},
+	Jump:       JumpLuby,
+	Ratio:      RatioConst,
+	C:          0.75,
+	SwitchCoef: 1.5,
+	Budget:     250,
+}
+
+// rbFrame is one branching point of the current schedule. The cumulative
+// counts describe the path ending with this point, so every quantity the
+// configuration needs is O(1) to read.
+type rbFrame struct {
+	rank, n  int
+	curFirst bool // child 0 is the goroutine that reached the point
+	sel      bool // a select: the same goroutine goes on whatever the case
+	switches int // context switches on the path, this point included
+	stays    int // points where the current goroutine went on
+	run      int // trailing points without a switch
+	switched bool
+}
+
+// DFSRB ("dfsrb") is depth-first search with randomized early backtracking
+// (Parížek and Lhoták; digest 000), made stateless: see docs/strategies.md
+// for every adaptation. Above the threshold the search is a complete DFS
+// in Maple's order; at and below it, before each child, the search goes on
+// with probability ratio and otherwise backtracks early, jumping back as far
+// as the jump strategy says. An execution pruned at a new point cannot be
+// abandoned (the runtime runs every execution to its end), so it is
+// completed by uniformly random choices that are not part of the search
+// tree: the paper's "random walk below the threshold" made literal.
+type DFSRB struct {
+	cfg DFSRBConfig
+	rng *rand.Rand
+
+	stack  []rbFrame
+	pos    int
+	pruned bool // this execution was pruned at a new point
+	begun  bool
+	done   bool
+
+	iter      int // index in cfg.Thresholds
+	iterRuns  int
+	iterPrune int // early backtracks in this iteration
+	jumps     int // total_jump_index
+	jumpLen   int // cur_jump_len
+	runs      int
+	cycles    int
+	scratch   []int
+}
+
+// NewDFSRB returns DFS-RB with the default configuration, seeded from
+// o.Seed.
+func NewDFSRB(o Options) *DFSRB { return NewDFSRBConfig(o, DefaultDFSRB) }
+
+// NewDFSRBConfig returns DFS-RB with configuration c; zero fields take the
+// default's values.
+func NewDFSRBConfig(o Options, c DFSRBConfig) *DFSRB {
+	d := DefaultDFSRB
+	if len(c.Thresholds) == 0 {
+		c.Thresholds = d.Thresholds
+	}
+	if c.Jump == "" {
+		c.Jump = d.Jump
+	}
+	if c.Ratio == "" {
+		c.Ratio, c.C = d.Ratio, d.C
+	}
+	if c.SwitchCoef == 0 {
+		c.SwitchCoef = 1
+	}
+	if c.Budget <= 0 {
+		c.Budget = d.Budget
+	}
+	return &DFSRB{cfg: c, rng: rand.New(rand.NewSource(o.Seed))}
+}
+
+func init() { register("dfsrb", func(o Options) Strategy { return NewDFSRB(o) }) }
+
+func (s *DFSRB) last(path []rbFrame) rbFrame {
+	if len(path) == 0 {
+		return rbFrame{}
+	}
+	return path[len(path)-1]
+}
+
+func (s *DFSRB) depth(path []rbFrame) int {
+	if s.cfg.Switches {
+		return s.last(path).switches
+	}
+	return len(path)
+}
+
+func (s *DFSRB) threshold(path []rbFrame) int {
+	v := s.cfg.Thresholds[s.iter]
+	if s.cfg.NCS {
+		v -= s.last(path).stays
+	}
+	return v
+}
+
+func (s *DFSRB) ratio(path []rbFrame) float64 {
+	c := s.cfg.C
+	var v float64
+	switch s.cfg.Ratio {
+	case RatioDepth:
+		v = 1 - float64(s.depth(path))/c
+	case RatioRun:
+		v = 1 - float64(s.last(path).run)/c
+	case RatioPowRun:
+		v = math.Pow(c, float64(s.last(path).run))
+	default:
+		v = c
+	}
+	if len(path) > 0 && s.last(path).switched {
+		v *= s.cfg.SwitchCoef
+	}
+	return v
+}
+
+// prune is lines 15-16 of the paper's Fig. 1 for the state at the end of
+// path: true means backtrack early instead of taking the next child.
+func (s *DFSRB) prune(path []rbFrame) bool {
+	return s.depth(path) >= s.threshold(path) && s.rng.Float64() > s.ratio(path)
+}
+
+// again is the paper's backtrackAgain (Fig. 4), called only while a jump is
+// in progress.
+func (s *DFSRB) again(path []rbFrame) bool {
+	if s.depth(path) < s.threshold(path) {
+		return false
+	}
+	switch s.cfg.Jump {
+	case JumpRandom:
+		return s.rng.Float64() > s.ratio(path)
+	case JumpLuby:
+		if luby(s.jumps) > s.jumpLen {
+			s.jumpLen++
+			return true
+		}
+	}
+	return false
+}
+
+func (s *DFSRB) startJump() {
+	s.jumps++
+	s.jumpLen = 1
+	s.iterPrune++
+}
+
+// luby returns the i-th element (from 1) of the Luby sequence
+// 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+func luby(i int) int {
+	for k := 1; ; k++ {
+		if i == (1<<k)-1 {
+			return 1 << (k - 1)
+		}
+		if i < (1<<k)-1 {
+			return luby(i - (1 << (k - 1)) + 1)
+		}
+	}
+}
+
+// NewExecution backtracks (early if the execution was pruned) to the next
+// schedule, moving to the next threshold when the budget of this one is
+// spent or its pruned search is complete.
+func (s *DFSRB) NewExecution() bool {
+	if s.done {
+		return false
+	}
+	if !s.begun {
+		s.begun = true
+		s.begin()
+		return true
+	}
+	s.iterRuns++
+	if s.iterRuns >= s.cfg.Budget {
+		s.nextIteration()
+		s.begin()
+		return true
+	}
+	if s.backtrack(s.pruned) {
+		s.begin()
+		return true
+	}
+	if s.iterPrune == 0 {
+		// Nothing was pruned: this was a complete DFS.
+		s.done = true
+		return false
+	}
+	s.nextIteration()
+	s.begin()
+	return true
+}
+
+func (s *DFSRB) begin() {
+	s.pos, s.pruned = 0, false
+	s.runs++
+}
+
+// nextIteration restarts the search from scratch with the next threshold;
+// after the last one it starts the sequence again (the paper stops there;
+// the runtime's schedule limit stops us), the random stream going on.
+func (s *DFSRB) nextIteration() {
+	s.iter++
+	if s.iter == len(s.cfg.Thresholds) {
+		s.iter = 0
+		s.cycles++
+	}
+	s.stack = s.stack[:0]
+	s.iterRuns, s.iterPrune, s.jumps, s.jumpLen = 0, 0, 0, 0
+}
+
+// backtrack is the stateless form of the paper's loop: it leaves on the
+// stack the prefix of the next execution, or returns false when the
+// iteration's search is over.
+func (s *DFSRB) backtrack(early bool) bool {
+	if early {
+		s.startJump()
+	}
+	for len(s.stack) > 0 {
+		top := &s.stack[len(s.stack)-1]
+		path := s.stack[:len(s.stack)-1]
+		if early {
+			if s.again(path) {
+				s.stack = path
+				continue
+			}
+			early = false
+		}
+		if top.rank+1 < top.n {
+			if s.prune(path) {
+				s.stack = path
+				early = true
+				s.startJump()
+				continue
+			}
+			s.setRank(len(s.stack)-1, top.rank+1)
+			return true
+		}
+		s.stack = path
+	}
+	return false
+}
+
+// Next replays the stack, then decides at each new branching point whether
+// to expand it (taking its first child) or to prune there.
+func (s *DFSRB) Next(p *Point) int {
+	if !s.begun {
+		s.begun = true
+		s.begin()
+	}
+	s.scratch = mapleOrder(p, s.scratch)
+	ord := s.scratch
+	if len(ord) == 1 {
+		return ord[0]
+	}
+	if s.pruned {
+		return ord[s.rng.Intn(len(ord))]
+	}
+	if s.pos < len(s.stack) {
+		f := &s.stack[s.pos]
+		if f.n != len(ord) {
+			// Divergence: the program did not replay. Go on with
+			// what this point offers; the subtree below is new.
+			s.stack = s.stack[:s.pos+1]
+			f.n = len(ord)
+			if f.rank >= f.n {
+				f.rank = f.n - 1
+			}
+		}
+		s.pos++
+		return ord[f.rank]
+	}
+	if s.prune(s.stack) {
+		s.pruned = true
+		return ord[s.rng.Intn(len(ord))]
+	}
+	s.stack = append(s.stack, rbFrame{n: len(ord), sel: p.Kind != Goroutine,
+		curFirst: p.Kind == Goroutine && p.Choices[ord[0]] == p.Current})
+	s.setRank(len(s.stack)-1, 0)
+	s.pos++
+	return ord[0]
+}
+
+// setRank takes child r at level i, the deepest level, and updates the
+// path counts: only child 0 can let the current goroutine go on.
+func (s *DFSRB) setRank(i, r int) {
+	f := &s.stack[i]
+	prev := s.last(s.stack[:i])
+	f.rank = r
+	f.switched = !f.sel && !(f.curFirst && r == 0)
+	if f.switched {
+		f.switches, f.stays, f.run = prev.switches+1, prev.stays, 0
+	} else {
+		f.switches, f.stays, f.run = prev.switches, prev.stays+1, prev.run+1
+	}
+}
+
+// Exhausted reports whether a threshold's search completed without pruning
+// anything, which makes it a complete DFS.
+func (s *DFSRB) Exhausted() bool { return s.done }
+
+// Status describes where the search is.
+func (s *DFSRB) Status() string {
+	if s.done {
+		return fmt.Sprintf("exhausted: %d schedules (nothing pruned at threshold %d)", s.runs, s.cfg.Thresholds[s.iter])
+	}
+	return fmt.Sprintf("threshold %d (%d of %d, cycle %d): %d schedules, %d early backtracks in this iteration",
+		s.cfg.Thresholds[s.iter], s.iter+1, len(s.cfg.Thresholds), s.cycles+1, s.runs, s.iterPrune)
+}

@@ -1,0 +1,235 @@
+package strategies
+
+import (
+	"fmt"
+	"math/rand"
+)
+
+// Defaults of PCT's parameters. DefaultSteps is only used until the first
+// execution has been counted.
+const (
+	DefaultDepth   = 3
+	DefaultThreads = 2
+	DefaultSteps   = 100
+)
+
+// PCT ("pct") is probabilistic concurrency testing (Burckhardt et al. 2010)
+// as SCTBench runs it (digest 004 §1.8), for a bug depth d:
+//
+//   - every goroutine gets a distinct random initial priority among
+//     d, d+1, ..., d+n-1 (the paper's Example 3 uses exactly these values;
+//     the digest's "d+n" is a misprint). Goroutines appear during an
+//     execution, so a priority is assigned lazily when a new logical id is
+//     first seen, drawn uniformly from the values not yet used; when more
+//     goroutines appear than n, the newcomer is inserted at a uniformly
+//     random rank among all initial priorities, which keeps the relative
+//     order a uniform random permutation;
+//   - d-1 distinct change points k_1..k_{d-1} are drawn uniformly from
+//     1..k; after the k_i-th step, the goroutine that executed it gets
+//     priority i (below every initial priority);
+//   - the highest-priority enabled goroutine always runs;
+//   - a goroutine that yields (Point.Yield) drops below every priority
+//     given so far, as SCTBench does instead of PCT's starvation heuristic.
+//
+// Steps are the Kind Goroutine points, counted from the first point at which
+// a second goroutine exists (the paper counts from the step that creates
+// it, so its k_1 = 2 in Example 3 is our k_1 = 1). Select cases are chosen
+// uniformly at random.
+//
+// n and k are estimated as the paper's footnote 5 suggests, continuously:
+// each execution uses the largest number of goroutines and of counted steps
+// seen in the earlier executions of this strategy (each test function gets
+// its own strategy), never less than Options.Threads and Options.Steps when
+// those are set. Before any execution has been counted, n and k are
+// Options.Threads and Options.Steps, or DefaultThreads and DefaultSteps.
+type PCT struct {
+	rng  *rand.Rand
+	d    int
+	n, k int // estimates used by the current execution
+	minN int // Options.Threads
+	minK int // Options.Steps
+	seen bool
+
+	prio     []int  // by logical id
+	assigned []bool // by logical id
+	unused   []int  // initial priorities not given yet
+	change   []int  // change steps, sorted
+	changeTo []int  // priority given at change[i]
+	step     int    // counted steps so far
+	counting bool
+	low      int // next "lowest possible" priority for a yield
+	maxG     int // goroutines seen in this execution
+	begun    bool
+	runs     int
+}
+
+// NewPCT returns PCT with depth o.Depth (default 3) seeded from o.Seed.
+func NewPCT(o Options) *PCT {
+	d := o.Depth
+	if d <= 0 {
+		d = DefaultDepth
+	}
+	return &PCT{rng: rand.New(rand.NewSource(o.Seed)), d: d, minN: o.Threads, minK: o.Steps}
+}
+
+func init() { register("pct", func(o Options) Strategy { return NewPCT(o) }) }
+
+// NewExecution updates n and k from the execution that ended and draws the
+// priorities and change points of the next one.
+func (s *PCT) NewExecution() bool {
+	if s.begun {
+		if !s.seen {
+			s.n, s.k = 0, 0
+		}
+		s.seen = true
+		if s.maxG > s.n {
+			s.n = s.maxG
+		}
+		if s.step > s.k {
+			s.k = s.step
+		}
+	}
+	s.start()
+	return true
+}
+
+func (s *PCT) estimates() (n, k int) {
+	n, k = s.n, s.k
+	if !s.seen {
+		n, k = DefaultThreads, DefaultSteps
+		if s.minN > 0 {
+			n = s.minN
+		}
+		if s.minK > 0 {
+			k = s.minK
+		}
+	}
+	if n < s.minN {
+		n = s.minN
+	}
+	if k < s.minK {
+		k = s.minK
+	}
+	if n < 1 {
+		n = 1
+	}
+	if k < 1 {
+		k = 1
+	}
+	return n, k
+}
+
+func (s *PCT) start() {
+	s.begun = true
+	s.runs++
+	n, k := s.estimates()
+	s.prio, s.assigned = s.prio[:0], s.assigned[:0]
+	s.unused = s.unused[:0]
+	for i := 0; i < n; i++ {
+		s.unused = append(s.unused, s.d+i)
+	}
+	// d-1 distinct change points in 1..k (all of 1..k if k < d-1),
+	// each with the priority of its index.
+	s.change, s.changeTo = s.change[:0], s.changeTo[:0]
+	m := s.d - 1
+	if m > k {
+		m = k
+	}
+	picked := map[int]bool{}
+	for len(s.change) < m {
+		c := 1 + s.rng.Intn(k)
+		if !picked[c] {
+			picked[c] = true
+			s.change = append(s.change, c)
+			s.changeTo = append(s.changeTo, len(s.change))
+		}
+	}
+	s.step, s.counting, s.low, s.maxG = 0, false, 0, 0
+}
+
+// see assigns initial priorities to id and to every smaller id not seen
+// yet, in ascending order: logical ids are dense in creation order, so they
+// all exist, and the draws do not depend on the order of a Point's lists.
+func (s *PCT) see(id int) {
+	for len(s.prio) <= id {
+		s.prio = append(s.prio, 0)
+		s.assigned = append(s.assigned, false)
+	}
+	if id+1 > s.maxG {
+		s.maxG = id + 1
+	}
+	for g := 0; g <= id; g++ {
+		if !s.assigned[g] {
+			s.assign(g)
+		}
+	}
+}
+
+func (s *PCT) assign(id int) {
+	s.assigned[id] = true
+	if len(s.unused) > 0 {
+		i := s.rng.Intn(len(s.unused))
+		s.prio[id] = s.unused[i]
+		s.unused[i] = s.unused[len(s.unused)-1]
+		s.unused = s.unused[:len(s.unused)-1]
+		return
+	}
+	// More goroutines than n: insert at a random rank among the initial
+	// priorities given so far (values >= d).
+	given := 0
+	for g, a := range s.assigned {
+		if a && g != id && s.prio[g] >= s.d {
+			given++
+		}
+	}
+	r := s.d + s.rng.Intn(given+1)
+	for g, a := range s.assigned {
+		if a && g != id && s.prio[g] >= r {
+			s.prio[g]++
+		}
+	}
+	s.prio[id] = r
+}
+
+// Next runs the highest-priority enabled goroutine.
+func (s *PCT) Next(p *Point) int {
+	if !s.begun {
+		s.start()
+	}
+	if p.Kind != Goroutine {
+		return s.rng.Intn(len(p.Choices))
+	}
+	s.see(p.Current)
+	s.see(p.Choices[len(p.Choices)-1])
+	if !s.counting && s.maxG > 1 {
+		s.counting = true
+	}
+	if p.Yield {
+		s.prio[p.Current] = s.low
+		s.low--
+	}
+	best := 0
+	for i, c := range p.Choices {
+		if s.prio[c] > s.prio[p.Choices[best]] {
+			best = i
+		}
+	}
+	if s.counting {
+		s.step++
+		for i, c := range s.change {
+			if c == s.step {
+				s.prio[p.Choices[best]] = s.changeTo[i]
+			}
+		}
+	}
+	return best
+}
+
+// Status gives the parameters in use, e.g. "d=3 n=4 k=120".
+func (s *PCT) Status() string {
+	n, k := s.estimates()
+	return fmt.Sprintf("d=%d n=%d k=%d, %d schedules", s.d, n, k, s.runs)
+}
+
+// Exhausted is false: PCT samples, it never completes.
+func (s *PCT) Exhausted() bool { return false }

@@ -1,0 +1,91 @@
+package strategies
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPortfolioRotates(t *testing.T) {
+	p := NewPortfolio(Options{Seed: 9})
+	var order []string
+	for i := 0; i < 10; i++ {
+		if !p.NewExecution() {
+			t.Fatal("portfolio ended")
+		}
+		order = append(order, p.Member())
+		fig1().run(p, 1000)
+	}
+	want := "random,db,pct d=3,pct d=2,pct d=1,random,db,pct d=3,pct d=2,pct d=1"
+	if got := strings.Join(order, ","); got != want {
+		t.Fatalf("rotation %s, want %s", got, want)
+	}
+	st := p.Status()
+	for _, m := range []string{"random: 2", "db: 2 (bound 0", "pct d=3: 2 (d=3", "pct d=1: 2"} {
+		if !strings.Contains(st, m) {
+			t.Errorf("status %q lacks %q", st, m)
+		}
+	}
+}
+
+func TestPortfolioDropsExhaustedMember(t *testing.T) {
+	// indep(2,2) has 6 schedules: db exhausts after its executions (the
+	// same number as alone) and the rotation goes on without it.
+	alone := len(explore(t, indep(2, 2), NewDB(Options{}), 1000))
+	p := NewPortfolio(Options{Seed: 1})
+	dbRuns := 0
+	for i := 0; i < 200; i++ {
+		if !p.NewExecution() {
+			t.Fatal("portfolio ended")
+		}
+		if p.Member() == "db" {
+			dbRuns++
+		}
+		indep(2, 2).run(p, 1000)
+	}
+	if dbRuns != alone || alone >= 40 {
+		t.Fatalf("db ran %d times in the portfolio, %d alone", dbRuns, alone)
+	}
+	if p.Exhausted() {
+		t.Fatal("portfolio with random members exhausted")
+	}
+}
+
+func TestPortfolioDeterministicAndSeeded(t *testing.T) {
+	run := func(seed int64) string {
+		var s []string
+		for _, o := range explore(t, fig2(), NewPortfolio(Options{Seed: seed}), 40) {
+			s = append(s, o.schedule)
+		}
+		return strings.Join(s, "|")
+	}
+	if run(1) != run(1) {
+		t.Fatal("same seed, different schedules")
+	}
+	if run(1) == run(2) {
+		t.Fatal("different seeds, same schedules")
+	}
+	if deriveSeed(1, 0) == deriveSeed(1, 1) || deriveSeed(1, 0) == deriveSeed(2, 0) {
+		t.Fatal("derived seeds collide")
+	}
+}
+
+func TestPortfolioFindsFig2(t *testing.T) {
+	if firstBug(explore(t, fig2(), NewPortfolio(Options{Seed: 1}), 200)) == 0 {
+		t.Fatal("portfolio missed Fig. 2 in 200 executions")
+	}
+}
+
+func TestNewKnowsAll(t *testing.T) {
+	for _, n := range []string{"random", "pct", "dfs", "pb", "db", "dfsrb", "portfolio"} {
+		s, err := New(n, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if firstBug(explore(t, fig1(), s, 5000)) == 0 {
+			t.Errorf("%s missed the Fig. 1 bug in 5000 executions", n)
+		}
+	}
+	if _, err := New("nope", Options{}); err == nil {
+		t.Fatal("unknown strategy accepted")
+	}
+}

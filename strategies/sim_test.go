@@ -1,0 +1,285 @@
+package strategies
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The simulator runs a model program under a Strategy the way the runtime
+// does: one goroutine at a time, a scheduling point before every step (Kind
+// Goroutine, Choices = enabled ids ascending, Current = the goroutine that
+// ran the last step), and a Kind Case point inside a select step.
+//
+// A step is one visible operation followed by the invisible ones up to the
+// next visible operation, exactly the paper's notion, so a model written
+// step for step after a figure of the paper has the paper's schedules. A
+// goroutine that has run its last step is disabled at once (there is no
+// separate exit step), as in the paper ("T1 ... is considered disabled after
+// c"). Mapping to real Go: the paper's single step "create(T1,T2,T3)" is
+// three go statements, hence three scheduling points of the test goroutine;
+// a Go port therefore has more schedules than the figure, and the models
+// below keep the paper's one-step creation to reproduce its counts.
+
+type thread struct {
+	ops  []op
+	pc   int
+	live bool // created and not finished
+	regs [4]int
+}
+
+// op is one step. guard, if set, says whether the step can run (a lock is
+// free, the threads joined have finished); do performs it and may set
+// t.pc to jump, s.fail to end the execution with a failed assertion, or
+// create threads.
+type op struct {
+	name  string
+	guard func(s *sim, t *thread) bool
+	do    func(s *sim, t *thread)
+	cases int  // > 1: a select with this many ready cases
+	yield bool // the step is runtime.Gosched
+}
+
+type prog struct {
+	threads [][]op // thread 0 is live at start; others start when created
+	nvars   int
+}
+
+type sim struct {
+	p       *prog
+	th      []*thread
+	vars    []int
+	locks   map[int]int // lock -> holder+1
+	fail    string
+	sched   []string // one entry per step: "T1:b" or "T1:sel=2"
+	points  int
+	lastCas int
+}
+
+// outcome of one execution.
+type outcome struct {
+	schedule string
+	failed   bool
+	deadlock bool
+}
+
+func (p *prog) run(st Strategy, maxSteps int) outcome {
+	s := &sim{p: p, vars: make([]int, p.nvars), locks: map[int]int{}}
+	for i, ops := range p.threads {
+		s.th = append(s.th, &thread{ops: ops, live: i == 0})
+	}
+	cur := 0
+	yielded := false
+	pt := &Point{}
+	for steps := 0; s.fail == "" && steps < maxSteps; steps++ {
+		var en []int
+		for id, t := range s.th {
+			if t.live && (t.ops[t.pc].guard == nil || t.ops[t.pc].guard(s, t)) {
+				en = append(en, id)
+			}
+		}
+		if len(en) == 0 {
+			break
+		}
+		pt.Kind, pt.Choices, pt.Current, pt.Yield = Goroutine, en, cur, yielded
+		i := st.Next(pt)
+		s.points++
+		cur = en[i]
+		t := s.th[cur]
+		o := t.ops[t.pc]
+		t.pc++
+		entry := fmt.Sprintf("T%d:%s", cur, o.name)
+		if o.cases > 1 {
+			cs := make([]int, o.cases)
+			for k := range cs {
+				cs[k] = k
+			}
+			pt.Kind, pt.Choices, pt.Current, pt.Yield = Case, cs, cur, false
+			s.lastCas = cs[st.Next(pt)]
+			s.points++
+			entry += fmt.Sprintf("=%d", s.lastCas)
+		}
+		s.sched = append(s.sched, entry)
+		if o.do != nil {
+			o.do(s, t)
+		}
+		yielded = o.yield
+		if t.pc >= len(t.ops) {
+			t.live = false
+		}
+	}
+	out := outcome{schedule: strings.Join(s.sched, " "), failed: s.fail != ""}
+	if !out.failed {
+		for _, t := range s.th {
+			if t.live {
+				out.deadlock = true
+			}
+		}
+	}
+	return out
+}
+
+// explore runs st until it is exhausted or limit executions, and returns
+// the outcomes.
+func explore(t testing.TB, p *prog, st Strategy, limit int) []outcome {
+	t.Helper()
+	var outs []outcome
+	for len(outs) < limit && st.NewExecution() {
+		outs = append(outs, p.run(st, 10000))
+	}
+	return outs
+}
+
+// Step constructors.
+
+func set(name string, v, val int) op {
+	return op{name: name, do: func(s *sim, t *thread) { s.vars[v] = val }}
+}
+
+func create(name string, ids ...int) op {
+	return op{name: name, do: func(s *sim, t *thread) {
+		for _, id := range ids {
+			s.th[id].live = true
+		}
+	}}
+}
+
+func assertOp(name string, f func(vars []int) bool) op {
+	return op{name: name, do: func(s *sim, t *thread) {
+		if !f(s.vars) {
+			s.fail = name
+		}
+	}}
+}
+
+func join(name string, ids ...int) op {
+	return op{name: name, guard: func(s *sim, t *thread) bool {
+		for _, id := range ids {
+			if s.th[id].live {
+				return false
+			}
+		}
+		return true
+	}}
+}
+
+func lock(name string, m int) op {
+	return op{name: name,
+		guard: func(s *sim, t *thread) bool { return s.locks[m] == 0 },
+		do: func(s *sim, t *thread) {
+			for id, x := range s.th {
+				if x == t {
+					s.locks[m] = id + 1
+				}
+			}
+		}}
+}
+
+func unlock(name string, m int) op {
+	return op{name: name, do: func(s *sim, t *thread) { s.locks[m] = 0 }}
+}
+
+func nop(name string) op { return op{name: name} }
+
+// Programs from the paper.
+
+const (
+	vx = iota
+	vy
+	vz
+)
+
+// fig1 is SCTBench Fig. 1: T0: a) create(T1,T2,T3); T1: b) x=1, c) y=1;
+// T2: d) z=1; T3: e) assert(x==y).
+func fig1() *prog {
+	return &prog{nvars: 3, threads: [][]op{
+		{create("a", 1, 2, 3)},
+		{set("b", vx, 1), set("c", vy, 1)},
+		{set("d", vz, 1)},
+		{assertOp("e", func(v []int) bool { return v[vx] == v[vy] })},
+	}}
+}
+
+// fig2 is Fig. 2: T2's body replaced by T1's (f: x=1, g: y=1).
+func fig2() *prog {
+	p := fig1()
+	p.threads[2] = []op{set("f", vx, 1), set("g", vy, 1)}
+	return p
+}
+
+// reorder is CS.reorder_X_bad with X-1 setters (a=1; b=-1) and one checker
+// that reads, each read a step, in C's short-circuit order
+// (a==0 && b==0) || (a==1 && b==-1); main creates them all in one step and
+// joins them.
+func reorder(x int) *prog {
+	const va, vb = 0, 1
+	setters := x - 1
+	p := &prog{nvars: 2}
+	var ids []int
+	for i := 1; i <= setters+1; i++ {
+		ids = append(ids, i)
+	}
+	p.threads = append(p.threads, []op{create("create", ids...), join("join", ids...)})
+	for i := 0; i < setters; i++ {
+		p.threads = append(p.threads, []op{set("a=1", va, 1), set("b=-1", vb, -1)})
+	}
+	p.threads = append(p.threads, []op{
+		{name: "read a", do: func(s *sim, t *thread) {
+			if s.vars[va] != 0 {
+				t.pc = 2
+			}
+		}},
+		{name: "read b", do: func(s *sim, t *thread) {
+			if s.vars[vb] == 0 {
+				t.pc = 4 // true: done
+			}
+		}},
+		{name: "read a", do: func(s *sim, t *thread) {
+			if s.vars[va] != 1 {
+				s.fail = "bug found"
+			}
+		}},
+		{name: "read b", do: func(s *sim, t *thread) {
+			if s.vars[vb] != -1 {
+				s.fail = "bug found"
+			}
+		}},
+	})
+	return p
+}
+
+// indep is n threads of k independent steps each, created in one step by
+// thread 0 which then finishes.
+func indep(n, k int) *prog {
+	p := &prog{}
+	var ids []int
+	for i := 1; i <= n; i++ {
+		ids = append(ids, i)
+	}
+	p.threads = append(p.threads, []op{create("go", ids...)})
+	for i := 0; i < n; i++ {
+		var ops []op
+		for j := 0; j < k; j++ {
+			ops = append(ops, nop(fmt.Sprintf("s%d", j)))
+		}
+		p.threads = append(p.threads, ops)
+	}
+	return p
+}
+
+func distinct(outs []outcome) map[string]bool {
+	m := map[string]bool{}
+	for _, o := range outs {
+		m[o.schedule] = true
+	}
+	return m
+}
+
+func firstBug(outs []outcome) int {
+	for i, o := range outs {
+		if o.failed {
+			return i + 1
+		}
+	}
+	return 0
+}

@@ -1,0 +1,91 @@
+// Package strategies holds the decision logic of gosct: given the choices
+// available at a scheduling point, which one is taken.
+//
+// A Strategy knows nothing of channels, mutexes or timers. The runtime
+// (package runtime) serializes the goroutines of a test and, at every
+// scheduling point, describes the choice as a Point: which goroutines are
+// enabled, which one was running, or which ready select cases there are. The
+// strategy answers with an index. Between executions the runtime calls
+// NewExecution, so a stateless search (DFS, preemption or delay bounding)
+// re-executes the test from the start and replays a prefix of its decisions.
+//
+// One file per strategy: random.go, pct.go, dfs.go, bounded.go (preemption
+// and delay bounding), dfsrb.go, portfolio.go. New looks a strategy up by
+// the name used on the command line.
+package strategies
+
+// Kind says what a scheduling point chooses between.
+type Kind uint8
+
+const (
+	// Goroutine chooses which enabled goroutine runs the next step.
+	// Point.Choices are logical goroutine ids in ascending (creation) order.
+	Goroutine Kind = iota
+	// Case chooses which of several ready select cases fires.
+	// Point.Choices are the indices of the ready cases, ascending.
+	Case
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Goroutine:
+		return "goroutine"
+	case Case:
+		return "case"
+	}
+	return "unknown"
+}
+
+// A Point is one decision the runtime asks a strategy to make.
+// The runtime reuses a Point and its Choices slice: a strategy must not
+// keep references to them after Next returns.
+type Point struct {
+	Kind Kind
+	// Choices is never empty. For Kind Goroutine it holds the logical ids
+	// (0 is the test goroutine, then creation order) of the enabled
+	// goroutines, ascending.
+	Choices []int
+	// Current is the logical id of the goroutine that reached the
+	// scheduling point. For Kind Goroutine it may be absent from Choices
+	// when that goroutine has just blocked or exited (the switch is then
+	// not a preemption). For Kind Case it is the goroutine in the select.
+	Current int
+	// Yield is true when Current reached the point by yielding
+	// (runtime.Gosched, or a spin the runtime detected) rather than
+	// before an operation. PCT lowers the priority of a yielding goroutine.
+	Yield bool
+	// Ops, when the runtime records details (replay and the re-run of a
+	// buggy schedule), describes the pending operation of each choice,
+	// parallel to Choices: "chan send queue.go:41". Nil otherwise.
+	Ops []string
+}
+
+// Index returns the position of choice c in p.Choices, or -1.
+func (p *Point) Index(c int) int {
+	for i, x := range p.Choices {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// A Strategy decides every scheduling point of a sequence of executions.
+type Strategy interface {
+	// NewExecution prepares the next execution. It returns false when the
+	// strategy has nothing left to explore (a systematic search is
+	// exhausted); random strategies always return true.
+	NewExecution() bool
+	// Next returns the index in p.Choices of the choice taken.
+	Next(p *Point) int
+}
+
+// Status is implemented by strategies that can say how far they got:
+// the bound reached, whether the search space was exhausted.
+type Status interface {
+	// Status describes the search so far, e.g. "bound 2 (exhausted)".
+	Status() string
+	// Exhausted reports whether every schedule in the strategy's space
+	// (within its bound, if any) has been explored.
+	Exhausted() bool
+}

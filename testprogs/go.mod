@@ -1,0 +1,3 @@
+module github.com/gosct/gosct/testprogs
+
+go 1.22

@@ -1,0 +1,7 @@
+package chess_iwsq
+
+import "testing"
+
+func TestWorkStealQueue(t *testing.T) {
+	Run(t.Errorf)
+}

@@ -1,0 +1,7 @@
+package chess_iwsqws
+
+import "testing"
+
+func TestWorkStealQueueWithState(t *testing.T) {
+	Run(t.Errorf)
+}

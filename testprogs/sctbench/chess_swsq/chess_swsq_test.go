@@ -1,0 +1,7 @@
+package chess_swsq
+
+import "testing"
+
+func TestWorkStealQueueWithState(t *testing.T) {
+	Run(t.Errorf)
+}

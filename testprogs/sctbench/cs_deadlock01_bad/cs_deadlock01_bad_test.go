@@ -1,0 +1,7 @@
+package cs_deadlock01_bad
+
+import "testing"
+
+func TestDeadlock01(t *testing.T) {
+	Run()
+}

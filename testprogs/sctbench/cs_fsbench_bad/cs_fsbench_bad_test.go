@@ -1,0 +1,7 @@
+package cs_fsbench_bad
+
+import "testing"
+
+func TestFsbench(t *testing.T) {
+	Run(t)
+}

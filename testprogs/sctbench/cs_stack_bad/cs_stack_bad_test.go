@@ -1,0 +1,7 @@
+package cs_stack_bad
+
+import "testing"
+
+func TestStack(t *testing.T) {
+	Run(t)
+}

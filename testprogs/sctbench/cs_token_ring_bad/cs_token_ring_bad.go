@@ -1,0 +1,57 @@
+// Package cs_token_ring_bad ports CS.token_ring_bad from SCTBench (ESBMC
+// suite): three goroutines pass a value round a ring, each in one atomic
+// section, and a fourth checks that all three agree. The check only holds
+// when the three ran in creation order.
+package cs_token_ring_bad
+
+import "sync"
+
+type state struct {
+	// atomic stands for ESBMC's __ESBMC_atomic_begin/end, which SCTBench
+	// maps to one global mutex.
+	atomic     sync.Mutex
+	x1, x2, x3 int
+	f1, f2, f3 bool
+}
+
+// Run starts t1..t4 in that order. The original main returns without
+// joining; here Run joins at the end so that no goroutine outlives the test,
+// which changes no interleaving that matters: main blocked in the join frees
+// the schedule exactly as main having returned does.
+func Run(errorf func(format string, args ...any)) {
+	s := &state{x1: 1, x2: 2, x3: 1}
+	var wg sync.WaitGroup
+	wg.Add(4)
+	go func() {
+		defer wg.Done()
+		s.atomic.Lock()
+		s.x1 = (s.x3 + 1) % 4
+		s.f1 = true
+		s.atomic.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		s.atomic.Lock()
+		s.x2 = s.x1
+		s.f2 = true
+		s.atomic.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		s.atomic.Lock()
+		s.x3 = s.x2
+		s.f3 = true
+		s.atomic.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		s.atomic.Lock()
+		if s.f1 && s.f2 && s.f3 {
+			if !(s.x1 == s.x2 && s.x2 == s.x3) {
+				errorf("token ring out of order: x1=%d x2=%d x3=%d", s.x1, s.x2, s.x3)
+			}
+		}
+		s.atomic.Unlock()
+	}()
+	wg.Wait()
+}

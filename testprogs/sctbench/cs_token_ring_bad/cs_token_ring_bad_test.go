@@ -1,0 +1,7 @@
+package cs_token_ring_bad
+
+import "testing"
+
+func TestTokenRing(t *testing.T) {
+	Run(t.Errorf)
+}

@@ -1,0 +1,7 @@
+package cs_twostage_bad
+
+import "testing"
+
+func TestTwostage(t *testing.T) {
+	Run(t.Errorf)
+}

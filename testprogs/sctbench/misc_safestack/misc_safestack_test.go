@@ -1,0 +1,7 @@
+package misc_safestack
+
+import "testing"
+
+func TestSafeStack(t *testing.T) {
+	Run(t.Errorf)
+}
