@@ -54,6 +54,7 @@ func (r *Recorder) Decisions() []Decision {
 // operation and its source position. An entry without a position (no
 // "file:line" last word) is all operation.
 func SplitOp(s string) (op, pos string) {
+	s = strings.TrimSpace(s)
 	i := strings.LastIndexByte(s, ' ')
 	if i < 0 {
 		if strings.Contains(s, ":") {

@@ -94,7 +94,8 @@ func (r *Replayer) Next(p *strategies.Point) int {
 		r.diverge(i, fmt.Sprintf("%s after goroutine %d", describeDecision(d), d.G),
 			fmt.Sprintf("%s after goroutine %d", describePoint(p), p.Current))
 	default:
-		if k := p.Index(d.Choice); k >= 0 {
+		k := p.Index(d.Choice)
+		if k >= 0 && sameOp(d, p, k) {
 			return k
 		}
 		r.diverge(i, describeDecision(d), describePoint(p))
@@ -146,6 +147,20 @@ func (r *Replayer) afterDivergence(p *strategies.Point) int {
 	return k
 }
 
+// sameOp reports whether choice k of p is at the operation the trace
+// recorded, when both sides know it. Positions are not compared: an edit
+// elsewhere in the file shifts lines without changing the schedule.
+func sameOp(d *Decision, p *strategies.Point, k int) bool {
+	if d.Op == "" || k >= len(p.Ops) || p.Ops[k] == "" {
+		return true
+	}
+	// Re-split both sides the same way: a writer may have split a
+	// position-less "chan send" into Op "chan" and Pos "send".
+	rec, _ := SplitOp(strings.TrimSpace(d.Op + " " + d.Pos))
+	live, _ := SplitOp(p.Ops[k])
+	return rec == live
+}
+
 // describeDecision renders a recorded decision the way describePoint renders
 // a live one, so the two sides of a divergence read alike.
 func describeDecision(d *Decision) string {
@@ -171,8 +186,8 @@ func describePoint(p *strategies.Point) string {
 		} else {
 			s = fmt.Sprintf("goroutine %d", c)
 		}
-		if i < len(p.Ops) && p.Ops[i] != "" {
-			s += " at " + p.Ops[i]
+		if i < len(p.Ops) && strings.TrimSpace(p.Ops[i]) != "" {
+			s += " at " + strings.TrimSpace(p.Ops[i])
 		}
 		parts = append(parts, s)
 	}

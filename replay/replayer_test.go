@@ -226,6 +226,8 @@ func TestSplitOp(t *testing.T) {
 		{"mutex lock", "mutex lock", ""},
 		{"queue.go:41", "", "queue.go:41"},
 		{"", "", ""},
+		{"start ", "start", ""},
+		{"chan recv q.go:3 ", "chan recv", "q.go:3"},
 	}
 	for _, c := range cases {
 		op, pos := SplitOp(c.in)
@@ -254,3 +256,30 @@ func TestRecorderKeepsOnlyCurrentExecution(t *testing.T) {
 }
 
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
+
+func TestDivergenceOtherOperation(t *testing.T) {
+	tr := &Trace{Test: "TestX", Decisions: []Decision{
+		{Kind: "goroutine", Choice: 1, G: 0, Op: "mutex", Pos: "lock"}, // a position-less op split by a naive writer
+		{Kind: "goroutine", Choice: 1, G: 1, Op: "chan send", Pos: "q.go:41"},
+	}}
+	r := NewReplayer(tr)
+	r.NewExecution()
+	p := strategies.Point{Kind: strategies.Goroutine, Current: 0, Choices: []int{0, 1}, Ops: []string{"go q.go:3", "mutex lock"}}
+	if k := r.Next(&p); k != 1 || r.Diverged() != nil {
+		t.Fatalf("same operation: Next = %d, diverged %v", k, r.Diverged())
+	}
+	// Same goroutine, moved line: still the same operation.
+	p = strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{1}, Ops: []string{"chan send q.go:44"}}
+	r2 := NewReplayer(&Trace{Test: "TestX", Decisions: tr.Decisions[1:]})
+	r2.NewExecution()
+	if r2.Next(&p); r2.Diverged() != nil {
+		t.Fatalf("a moved line is not a divergence: %v", r2.Diverged())
+	}
+	// Same goroutine, another operation: divergence.
+	p = strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{1}, Ops: []string{"mutex unlock q.go:41"}}
+	r.Next(&p)
+	d := r.Diverged()
+	if d == nil || d.Error() != "diverged at step 2: expected goroutine 1 at chan send q.go:41, got goroutine 1 at mutex unlock q.go:41" {
+		t.Fatalf("divergence %v", d)
+	}
+}

@@ -20,7 +20,11 @@ type Trace struct {
 	Gosct   string `json:"gosct"`
 	Go      string `json:"go"`
 	Package string `json:"package"`
-	Test    string `json:"test"`
+	// Dir is the package's directory on the machine that wrote the trace,
+	// when known: `gosct replay` rebuilds from there if it still holds the
+	// package, so a trace replays from any working directory.
+	Dir  string `json:"dir,omitempty"`
+	Test string `json:"test"`
 	// Strategy that found the schedule, with its parameters and seed.
 	Strategy string         `json:"strategy"`
 	Params   map[string]any `json:"params,omitempty"`

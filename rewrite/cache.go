@@ -17,8 +17,10 @@ import (
 // their content, so concurrent gosct runs never clash and an unchanged
 // file is written once.
 type writer struct {
-	dir     string
-	overlay map[string]string // original path -> replacement path
+	dir      string
+	overlay  map[string]string     // original path -> replacement path
+	deps     map[string]*depModule // instrumented dependency modules, by directory
+	warnings []string
 }
 
 func newWriter(dir string) *writer {
@@ -73,12 +75,23 @@ func writeAtomic(p string, content []byte) error {
 // writeOverlay writes the overlaid go.mod (unless the main module is gosct
 // itself) and the overlay JSON.
 func writeOverlay(b *Build, mod *module, w *writer) error {
-	if mod.Path != gosctModule {
-		rt, err := unpackRuntime(w.dir)
+	replaces, err := w.writeDeps()
+	if err != nil {
+		return err
+	}
+	b.Warnings = append(b.Warnings, w.warnings...)
+	if mod.Path != gosctModule || len(replaces) > 0 {
+		rt := ""
+		if mod.Path != gosctModule {
+			if rt, err = unpackRuntime(w.dir); err != nil {
+				return err
+			}
+		}
+		gomod, err := overlayGoMod(mod.GoMod, mod.Content, rt, replaces)
 		if err != nil {
 			return err
 		}
-		p, err := w.put("go.mod", overlayGoMod(mod.Content, rt))
+		p, err := w.put("go.mod", gomod)
 		if err != nil {
 			return err
 		}
@@ -100,9 +113,10 @@ var runtimeDirs = []string{"runtime", "strategies", "replay", "internal/wire"}
 // from; tests substitute a stub.
 var runtimeSource fs.FS = embeddedSource
 
-// unpackRuntime copies the non-test Go files of runtimeDirs from
-// runtimeSource, with a generated go.mod, into a directory named after
-// their content, and returns it.
+// unpackRuntime copies the non-test Go files and the assembly files
+// (.s, .h: the runtime reads the goroutine pointer in assembly) of
+// runtimeDirs from runtimeSource, with a generated go.mod, into a
+// directory named after their content, and returns it.
 func unpackRuntime(cache string) (string, error) {
 	type file struct {
 		name string
@@ -116,7 +130,8 @@ func unpackRuntime(cache string) (string, error) {
 		}
 		for _, e := range ents {
 			n := e.Name()
-			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			ext := path.Ext(n)
+			if e.IsDir() || ext != ".go" && ext != ".s" && ext != ".h" || strings.HasSuffix(n, "_test.go") {
 				continue
 			}
 			data, err := fs.ReadFile(runtimeSource, path.Join(d, n))
@@ -126,7 +141,7 @@ func unpackRuntime(cache string) (string, error) {
 			files = append(files, file{path.Join(d, n), data})
 		}
 	}
-	files = append(files, file{"go.mod", []byte("module " + gosctModule + "\n\ngo 1.21\n")})
+	files = append(files, file{"go.mod", []byte("module " + gosctModule + "\n\ngo " + minGo + "\n")})
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	var parts [][]byte
 	for _, f := range files {

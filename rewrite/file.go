@@ -5,6 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"go/version"
+	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -18,25 +21,31 @@ import (
 // post replaces nodes bottom-up, so a node is rewritten after its
 // children.
 type fileRewriter struct {
-	fset  *token.FileSet
-	pkg   *types.Package
-	info  *types.Info
-	file  *ast.File
-	alias string // local name of the runtime import
+	fset    *token.FileSet
+	pkg     *types.Package
+	info    *types.Info
+	file    *ast.File
+	alias   string // local name of the runtime import
 	modPath string
-	used  bool   // a hook was emitted
+	// oldLoopVars: the file's Go version is before go1.22, when a loop's
+	// variables were shared by all iterations.
+	oldLoopVars bool
+	used        bool // a hook was emitted
 
 	sharedLocals map[*types.Var]bool
-	noRead       map[ast.Expr]bool     // address contexts: not a read
-	callee       map[ast.Expr]bool     // the Fun of a call
-	skip         map[ast.Node]bool     // rewritten by an enclosing node
+	noRead       map[ast.Expr]bool // address contexts: not a read
+	callee       map[ast.Expr]bool // the Fun of a call
+	skip         map[ast.Node]bool // rewritten by an enclosing node
 	tv           map[ast.Expr]types.TypeAndValue
 	hooks        map[*ast.CallExpr]bool
-	labelInside  map[*ast.BlockStmt]int // generated block -> index of the statement a label belongs to
-	importNames  map[string]string      // package path -> local name, existing and added
-	added        map[string]string      // imports added for type expressions
-	pkgNameUsed  map[string]bool        // names generated type expressions use
+	atomicPre    map[*ast.CallExpr]*ast.CallExpr // atomic call -> its scheduling point, put before its statement
+	labelInside  map[*ast.BlockStmt]int          // generated block -> index of the statement a label belongs to
+	importNames  map[string]string               // package path -> local name, existing and added
+	added        map[string]string               // imports added for type expressions
+	pkgNameUsed  map[string]bool                 // names generated type expressions use
 	tests        []string
+	gotoLabels   map[string]bool // labels some goto of the file targets
+	breakLabels  map[string]bool // labels some break or continue targets
 }
 
 func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fileRewriter {
@@ -47,6 +56,7 @@ func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fil
 		skip:        map[ast.Node]bool{},
 		tv:          map[ast.Expr]types.TypeAndValue{},
 		hooks:       map[*ast.CallExpr]bool{},
+		atomicPre:   map[*ast.CallExpr]*ast.CallExpr{},
 		labelInside: map[*ast.BlockStmt]int{},
 		importNames: map[string]string{},
 		added:       map[string]string{},
@@ -67,8 +77,24 @@ func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fil
 	if p.Module != nil {
 		r.modPath = p.Module.Path
 	}
+	v := r.info.FileVersions[f]
+	if v == "" && p.Module != nil && p.Module.GoVersion != "" {
+		v = "go" + p.Module.GoVersion
+	}
+	r.oldLoopVars = version.IsValid(v) && version.Compare(v, "go1.22") < 0
 	r.alias = r.freeName("gosct")
 	r.sharedLocals = sharedLocals(r.info, f)
+	r.gotoLabels, r.breakLabels = map[string]bool{}, map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Label != nil {
+			if b.Tok == token.GOTO {
+				r.gotoLabels[b.Label.Name] = true
+			} else {
+				r.breakLabels[b.Label.Name] = true
+			}
+		}
+		return true
+	})
 	return r
 }
 
@@ -141,14 +167,17 @@ func (r *fileRewriter) replaced(n, old ast.Expr) ast.Expr {
 // directives name the original line.
 func (r *fileRewriter) hook(pos token.Pos, name string, args ...ast.Expr) *ast.CallExpr {
 	r.used = true
-	c := &ast.CallExpr{Fun: r.hookFunc(pos, name), Args: args}
+	c := &ast.CallExpr{Fun: r.hookFunc(pos, name), Lparen: pos, Args: args}
 	r.hooks[c] = true
 	return c
 }
 
 func (r *fileRewriter) hookFunc(pos token.Pos, name string) *ast.SelectorExpr {
 	r.used = true
-	return &ast.SelectorExpr{X: &ast.Ident{Name: r.alias, NamePos: pos}, Sel: ast.NewIdent(name)}
+	// Every token gets pos: the printer estimates the position of a token
+	// without one from the text written since the last, which after an
+	// insertion runs past the source and makes it place comments early.
+	return &ast.SelectorExpr{X: &ast.Ident{Name: r.alias, NamePos: pos}, Sel: &ast.Ident{Name: name, NamePos: pos}}
 }
 
 // hookInst builds alias.Name[T](args...), for the hooks whose type
@@ -160,7 +189,7 @@ func (r *fileRewriter) hookInst(pos token.Pos, name string, t types.Type, args .
 		return nil
 	}
 	c := r.hook(pos, name, args...)
-	c.Fun = &ast.IndexExpr{X: c.Fun, Index: te}
+	c.Fun = &ast.IndexExpr{X: c.Fun, Lbrack: pos, Index: te}
 	return c
 }
 
@@ -168,7 +197,7 @@ func addr(e ast.Expr) ast.Expr {
 	if s, ok := e.(*ast.StarExpr); ok {
 		return s.X
 	}
-	return &ast.UnaryExpr{Op: token.AND, X: e}
+	return &ast.UnaryExpr{OpPos: e.Pos(), Op: token.AND, X: e}
 }
 
 func exprStmt(e ast.Expr) ast.Stmt { return &ast.ExprStmt{X: e} }
@@ -185,6 +214,10 @@ func (r *fileRewriter) typeExpr(t types.Type) ast.Expr {
 		if n, found := r.importNames[p.Path()]; found {
 			r.pkgNameUsed[n] = true
 			return n
+		}
+		if !importable(p.Path(), r.pkg.Path()) {
+			ok = false
+			return p.Name()
 		}
 		n := r.freeName("gosct_" + sanitize(p.Name()))
 		r.importNames[p.Path()] = n
@@ -254,7 +287,30 @@ func (r *fileRewriter) typeExpr(t types.Type) ast.Expr {
 	if err != nil {
 		return nil
 	}
+	clearPos(e)
 	return e
+}
+
+// clearPos zeroes the positions of a parsed node: they are offsets in
+// another file set and would make the printer break lines at random.
+func clearPos(n ast.Node) {
+	posType := reflect.TypeOf(token.NoPos)
+	ast.Inspect(n, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		v := reflect.ValueOf(n)
+		if v.Kind() != reflect.Pointer || v.IsNil() {
+			return true
+		}
+		v = v.Elem()
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.Type() == posType && f.CanSet() {
+				f.SetInt(0)
+			}
+		}
+		return true
+	})
 }
 
 func sanitize(s string) string {
@@ -278,14 +334,17 @@ func (r *fileRewriter) fixImports() {
 				used[obj.Imported().Path()] = true
 			case nil:
 			default:
-				if obj.Pkg() != nil && obj.Pkg() != r.pkg {
-					used[obj.Pkg().Path()] = true // through a dot import
+				// A package-level object of another package named
+				// without qualifier: through a dot import. (Methods and
+				// fields of its types do not use the import.)
+				if p := obj.Pkg(); p != nil && p != r.pkg && obj.Parent() == p.Scope() {
+					used[p.Path()] = true
 				}
 			}
 		}
 		return true
 	})
-	for _, imp := range r.file.Imports {
+	for _, imp := range append([]*ast.ImportSpec(nil), r.file.Imports...) {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		name := ""
 		if imp.Name != nil {
@@ -297,7 +356,33 @@ func (r *fileRewriter) fixImports() {
 		astutil.DeleteNamedImport(r.fset, r.file, name, path)
 	}
 	astutil.AddNamedImport(r.fset, r.file, r.alias, runtimeImport)
-	for path, name := range r.added {
-		astutil.AddNamedImport(r.fset, r.file, name, path)
+	var paths []string
+	for path := range r.added {
+		paths = append(paths, path)
 	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		astutil.AddNamedImport(r.fset, r.file, r.added[path], path)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func ident(name string) *ast.Ident { return ast.NewIdent(name) }
+
+// importable reports whether package from may import path: not an
+// internal package of another tree.
+func importable(path, from string) bool {
+	i := strings.LastIndex(path, "/internal/")
+	switch {
+	case i >= 0:
+	case strings.HasSuffix(path, "/internal"):
+		i = len(path) - len("/internal")
+	case strings.HasPrefix(path, "internal/") || path == "internal":
+		return false // the standard library's
+	default:
+		return true
+	}
+	parent := path[:i]
+	return from == parent || strings.HasPrefix(from, parent+"/")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"go/token"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -16,7 +17,8 @@ import (
 // loaded is the result of loading: the packages whose files are rewritten.
 type loaded struct {
 	fset     *token.FileSet
-	roots    map[string]bool // import paths matched by the patterns
+	roots    map[string]bool       // import paths matched by the patterns
+	deps     map[string]*depModule // dependency modules instrumented (Options.Deps), by path
 	pkgs     []*packages.Package
 	warnings []string
 }
@@ -27,6 +29,8 @@ type listed struct {
 	depOnly bool
 	main    bool // in the main module
 	forTest string
+	std     bool
+	mod     depModule // the module of a package outside the main one
 	err     string
 }
 
@@ -40,32 +44,7 @@ func load(ctx context.Context, mod *module, o Options) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	ls, err := goList(ctx, mod.Dir, o.Tags, patterns)
-	if err != nil {
-		return nil, err
-	}
-	roots := map[string]bool{}
-	var paths []string
-	seen := map[string]bool{}
-	for _, l := range ls {
-		if l.forTest != "" || strings.HasSuffix(l.path, ".test") {
-			continue
-		}
-		if !l.depOnly {
-			if l.err != "" {
-				return nil, userErrorf("%s", l.err)
-			}
-			roots[l.path] = true
-		}
-		if (!l.depOnly || l.main) && !seen[l.path] && !isGosctOwn(l.path) {
-			seen[l.path] = true
-			paths = append(paths, l.path)
-		}
-	}
-	if len(roots) == 0 {
-		return nil, userErrorf("pattern %s matched no packages", strings.Join(o.Patterns, " "))
-	}
-	ld := &loaded{fset: token.NewFileSet(), roots: roots}
+	ld := &loaded{fset: token.NewFileSet(), roots: map[string]bool{}}
 	cfg := &packages.Config{
 		Context: ctx,
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
@@ -78,11 +57,69 @@ func load(ctx context.Context, mod *module, o Options) (*loaded, error) {
 	if o.Tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + o.Tags}
 	}
-	sort.Strings(paths)
-	pkgs, err := packages.Load(cfg, paths...)
-	if err != nil {
-		return nil, fmt.Errorf("loading packages: %v", err)
+	// The dependency listing and the loading of the patterns run
+	// concurrently: the second load (main-module dependencies outside the
+	// patterns) is usually empty.
+	type listResult struct {
+		ls  []listed
+		err error
 	}
+	lc := make(chan listResult, 1)
+	go func() {
+		ls, err := goList(ctx, mod.Dir, o.Tags, patterns)
+		lc <- listResult{ls, err}
+	}()
+	pkgs, lerr := packages.Load(cfg, patterns...)
+	lr := <-lc
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	if lerr != nil {
+		return nil, fmt.Errorf("loading packages: %v", lerr)
+	}
+	have := map[string]bool{}
+	for _, p := range pkgs {
+		have[p.PkgPath] = true
+	}
+	var extra []string
+	seen := map[string]bool{}
+	for _, l := range lr.ls {
+		if l.forTest != "" || strings.HasSuffix(l.path, ".test") {
+			continue
+		}
+		if !l.depOnly {
+			if l.err != "" {
+				return nil, userErrorf("%s", l.err)
+			}
+			ld.roots[l.path] = true
+		} else if l.main && !have[l.path] && !seen[l.path] && !isGosctOwn(l.path) {
+			seen[l.path] = true
+			extra = append(extra, l.path)
+		} else if o.Deps && !l.main && !l.std && l.mod.Path != "" && l.mod.Path != gosctModule && !seen[l.path] {
+			seen[l.path] = true
+			extra = append(extra, l.path)
+			if ld.deps == nil {
+				ld.deps = map[string]*depModule{}
+			}
+			if ld.deps[l.mod.Path] == nil {
+				m := l.mod
+				ld.deps[m.Path] = &m
+			}
+		}
+	}
+	if len(ld.roots) == 0 {
+		return nil, userErrorf("pattern %s matched no packages", strings.Join(o.Patterns, " "))
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		cfg.Tests = false
+		more, err := packages.Load(cfg, extra...)
+		if err != nil {
+			return nil, fmt.Errorf("loading packages: %v", err)
+		}
+		pkgs = append(pkgs, more...)
+	}
+	roots := ld.roots
 	for _, p := range pkgs {
 		if strings.HasSuffix(p.ID, ".test") || isGosctOwn(p.PkgPath) {
 			continue
@@ -148,6 +185,9 @@ func modulePatterns(mod *module, o Options) ([]string, error) {
 			abs = strings.TrimSuffix(abs, "...")
 		}
 		abs = filepath.Clean(abs)
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return nil, userErrorf("pattern %s: directory %s does not exist", p, abs)
+		}
 		rel, err := filepath.Rel(mod.Dir, abs)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return nil, userErrorf("pattern %s is outside module %s", p, mod.Dir)
@@ -168,7 +208,9 @@ func modulePatterns(mod *module, o Options) ([]string, error) {
 // goList runs go list -deps -test over the patterns.
 func goList(ctx context.Context, dir, tags string, patterns []string) ([]listed, error) {
 	args := []string{"list", "-e", "-deps", "-test",
-		"-f", "{{.ImportPath}}\t{{.DepOnly}}\t{{if .Module}}{{.Module.Main}}{{end}}\t{{.ForTest}}\t{{with .Error}}{{.Err}}{{end}}"}
+		"-f", "{{.ImportPath}}\t{{.DepOnly}}\t{{with .Module}}{{.Main}}{{end}}\t{{.ForTest}}\t{{.Standard}}\t" +
+			"{{with .Module}}{{.Path}}{{end}}\t{{with .Module}}{{.Version}}{{end}}\t{{with .Module}}{{.Dir}}{{end}}\t" +
+			"{{with .Module}}{{if .Replace}}{{.Replace.Path}}{{end}}{{end}}\t{{with .Error}}{{.Err}}{{end}}"}
 	if tags != "" {
 		args = append(args, "-tags="+tags)
 	}
@@ -188,11 +230,17 @@ func goList(ctx context.Context, dir, tags string, patterns []string) ([]listed,
 	var out []listed
 	for _, line := range strings.Split(stdout.String(), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) < 5 {
+		if len(f) < 10 {
 			continue
 		}
 		out = append(out, listed{path: f[0], depOnly: f[1] == "true", main: f[2] == "true", forTest: f[3],
-			err: strings.ReplaceAll(strings.Join(f[4:], "\t"), "\n", "; ")})
+			std: f[4] == "true", mod: depModule{Path: f[5], Version: f[6], Dir: f[7], Replace: f[8]},
+			err: strings.ReplaceAll(strings.Join(f[9:], "\t"), "\n", "; ")})
 	}
 	return out, nil
+}
+
+// isDep reports a package of a dependency module (Options.Deps).
+func (ld *loaded) isDep(p *packages.Package) bool {
+	return p.Module != nil && !p.Module.Main
 }

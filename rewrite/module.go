@@ -1,11 +1,13 @@
 package rewrite
 
 import (
-	"bytes"
 	"fmt"
+	"go/version"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // gosctModule is the module path of gosct itself: the instrumented code
@@ -117,26 +119,76 @@ func modulePath(gomod []byte) string {
 	return ""
 }
 
-// overlayGoMod is go.mod with gosct's module required and replaced by the
-// unpacked copy. Appending directives is valid go.mod syntax and keeps
-// the user's file otherwise intact.
-func overlayGoMod(orig []byte, runtimeDir string) []byte {
-	var b bytes.Buffer
-	b.Write(orig)
-	if len(orig) > 0 && orig[len(orig)-1] != '\n' {
-		b.WriteByte('\n')
+// gosctVersion is the version gosct's module is required at: any
+// version does, the replace directive points at the unpacked copy.
+const gosctVersion = "v0.0.0-00010101000000-000000000000"
+
+// overlayGoMod is the main module's go.mod with gosct's module required
+// and replaced by the unpacked runtime (runtimeDir, "" for gosct's own
+// module), and the instrumented dependency modules replaced by their
+// copies. An existing requirement or replacement of gosct's module is
+// updated rather than repeated.
+func overlayGoMod(path string, orig []byte, runtimeDir string, replaces []replacement) ([]byte, error) {
+	f, err := modfile.Parse(path, orig, nil)
+	if err != nil {
+		return nil, userErrorf("%v", err)
 	}
-	fmt.Fprintf(&b, "\n// added by gosct\nrequire %s v0.0.0-00010101000000-000000000000\nreplace %s => %s\n",
-		gosctModule, gosctModule, quoteModPath(runtimeDir))
-	return b.Bytes()
+	if runtimeDir != "" {
+		// A module may not require one with a newer go line (gosct's runtime
+		// says go 1.21): an older main module is raised to go 1.21 in the
+		// overlay, with a godebug default of its own version so that the
+		// run-time behaviour the go line selects (panic(nil), ...) stays.
+		if f.Go == nil || version.Compare("go"+f.Go.Version, "go"+minGo) < 0 {
+			old := "1.16" // go.mod without a go line
+			if f.Go != nil {
+				old = f.Go.Version
+			}
+			if err := f.AddGoStmt(minGo); err != nil {
+				return nil, err
+			}
+			if !hasGodebugDefault(f) {
+				if err := f.AddGodebug("default", "go"+old); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for _, r := range f.Replace {
+			if r.Old.Path == gosctModule {
+				if err := f.DropReplace(r.Old.Path, r.Old.Version); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if err := f.AddRequire(gosctModule, gosctVersion); err != nil {
+			return nil, err
+		}
+		if err := f.AddReplace(gosctModule, "", runtimeDir, ""); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range replaces {
+		if err := f.AddReplace(r.path, r.version, r.dir, ""); err != nil {
+			return nil, err
+		}
+	}
+	f.Cleanup()
+	return f.Format()
 }
 
-func quoteModPath(p string) string {
-	if strings.ContainsAny(p, " \t\"'`") {
-		return fmt.Sprintf("%q", p)
+// minGo is the go line of the unpacked runtime's go.mod.
+const minGo = "1.21"
+
+func hasGodebugDefault(f *modfile.File) bool {
+	for _, g := range f.Godebug {
+		if g.Key == "default" {
+			return true
+		}
 	}
-	return p
+	return false
 }
+
+// replacement replaces module path at version by directory dir.
+type replacement struct{ path, version, dir string }
 
 // cacheDir resolves Options.CacheDir.
 func cacheDir(dir string) (string, error) {

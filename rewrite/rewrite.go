@@ -10,6 +10,7 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 )
 
 // Options says what to instrument.
@@ -20,8 +21,10 @@ type Options struct {
 	Patterns []string
 	// Tags is the -tags value passed to go list and go test; may be "".
 	Tags string
-	// Deps also instruments dependency modules (copied out of the module
-	// cache). Not implemented yet: Instrument returns an error.
+	// Deps also instruments the packages of dependency modules (not the
+	// standard library): go's overlays cannot replace files in the module
+	// cache, so those modules are copied out of it, rewritten, and
+	// replaced in the overlaid go.mod.
 	Deps bool
 	// CacheDir is where overlay files and the unpacked runtime go;
 	// "" means os.UserCacheDir()/gosct.
@@ -59,6 +62,7 @@ type Package struct {
 // the user's file:line or pattern; the command exits with status 2.
 type UserError struct{ Msg string }
 
+// Error returns the message.
 func (e *UserError) Error() string { return e.Msg }
 
 func userErrorf(format string, args ...any) error {
@@ -69,9 +73,14 @@ func userErrorf(format string, args ...any) error {
 // rewrites them and the main-module packages they import, and writes the
 // overlay. Patterns must all lie in one module.
 func Instrument(ctx context.Context, o Options) (*Build, error) {
-	if o.Deps {
-		return nil, userErrorf("instrumenting dependency modules (--deps) is not supported yet")
+	if o.Dir == "" {
+		o.Dir = "."
 	}
+	dir, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	o.Dir = dir
 	mod, err := findModule(o.Dir, o.Patterns)
 	if err != nil {
 		return nil, err
@@ -84,11 +93,18 @@ func Instrument(ctx context.Context, o Options) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Build{ModDir: mod.Dir, Warnings: ld.warnings}
+	// Vetting instrumented code checks gosct's rewriting, not the user's
+	// code (and is not cached for overlaid packages).
+	b := &Build{ModDir: mod.Dir, Warnings: ld.warnings, Flags: []string{"-vet=off"}}
 	if mod.hasVendor {
 		b.Flags = append(b.Flags, "-mod=mod")
 	}
 	w := newWriter(cache)
+	if len(ld.deps) > 0 {
+		if err := w.prepareDeps(ctx, mod, ld.deps); err != nil {
+			return nil, err
+		}
+	}
 	if err := instrumentAll(ld, b, w); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,10 @@ const (
 	opTimer
 	opUncontrolled
 	opExit
+	opRWLock
+	opRWUnlock
+	opBroadcast
+	opCancel
 )
 
 var opNames = [...]string{
@@ -57,6 +61,10 @@ var opNames = [...]string{
 	opTimer:        "timer",
 	opUncontrolled: "uncontrolled call",
 	opExit:         "exit",
+	opRWLock:       "rwmutex lock",
+	opRWUnlock:     "rwmutex unlock",
+	opBroadcast:    "cond broadcast",
+	opCancel:       "context cancel",
 }
 
 func (k opKind) String() string {
@@ -64,4 +72,17 @@ func (k opKind) String() string {
 		return opNames[k]
 	}
 	return "op"
+}
+
+// mutates reports whether the operation changes state other goroutines can
+// observe. A long run of steps none of which mutates is a livelock: the
+// goroutines only look (read, poll a select with default, yield) at a
+// state nobody changes any more.
+func (k opKind) mutates() bool {
+	switch k {
+	case opStart, opGo, opSend, opClose, opUnlock, opRUnlock, opRWUnlock, opWaitGroup,
+		opSignal, opBroadcast, opAtomic, opWrite, opTimer, opExit, opCancel, opUncontrolled:
+		return true
+	}
+	return false
 }

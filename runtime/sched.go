@@ -25,6 +25,14 @@ type decision struct {
 // executions of a test.
 type settings struct {
 	maxSteps int
+	// After fairAfter steps an execution is decided by a fair random
+	// choice instead of the strategy: strategies such as PCT and DFS
+	// starve a spinning goroutine's partner for ever, which is not a bug
+	// of the program. An execution that then goes livelockWindow steps
+	// without a step that changes shared state is a livelock; one that
+	// reaches maxSteps while still changing state is only too long to
+	// explore.
+	fairAfter, livelockWindow int
 	// detailed executions record the source position of every operation:
 	// replays, and the re-run of a buggy schedule that writes its trace.
 	detailed bool
@@ -35,13 +43,19 @@ type settings struct {
 	// uncontrolled code to change a polled object before reporting a
 	// deadlock; detachedGrace likewise when goroutines are detached.
 	pollGrace, detachedGrace time.Duration
+	// accessPoints makes shared-memory accesses (Load, Store, Read, Write)
+	// scheduling points; off, they only feed the race detector (memory.go).
+	accessPoints bool
 }
 
 var defaultSettings = settings{
-	maxSteps:      1_000_000,
-	detachAfter:   100 * time.Millisecond,
-	pollGrace:     30 * time.Millisecond,
-	detachedGrace: 2 * time.Second,
+	maxSteps:       1_000_000,
+	fairAfter:      20_000,
+	livelockWindow: 50_000,
+	detachAfter:    100 * time.Millisecond,
+	pollGrace:      30 * time.Millisecond,
+	detachedGrace:  2 * time.Second,
+	accessPoints:   true,
 }
 
 // execution is one controlled run of a test function under one schedule.
@@ -53,14 +67,17 @@ type execution struct {
 
 	gs       []*goroutine
 	byGoid   map[int64]*goroutine
-	runnable []*goroutine // unordered; see choose
+	runnable []*goroutine // ordered by id; see choose
 	cur      atomic.Pointer[goroutine]
 	main     *goroutine
 
-	steps int
-	trail []decision
-	ops   []string // detailed mode: the chosen goroutine's operation, per decision
-	pt    strategies.Point
+	steps        int
+	lastProgress int    // the last step that changed shared state
+	fair         uint64 // fairChoice's generator state
+	tooLong      bool   // stopped at settings.maxSteps, not a bug
+	trail        []decision
+	ops          []string // detailed mode: the chosen goroutine's operation, per decision
+	pt           strategies.Point
 
 	bug      *bug
 	mainDone bool
@@ -133,7 +150,6 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		e.byGoid[id] = g
 		e.uncontrolled = true
 	} else if g.state == gDetached {
-		e.ndetached--
 		e.setRunnable(g)
 	}
 	if e.aborting {
@@ -167,38 +183,49 @@ func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 // choose, in step with their states, so a decision costs O(runnable), not
 // O(goroutines). Lock held.
 func (e *execution) setRunnable(g *goroutine) {
-	if g.state == gRunnable && e.isRunnableListed(g) {
-		return
-	}
-	g.state = gRunnable
 	g.poll = nil
 	if g.eager {
 		g.eager = false
 		e.eagerPollers--
 	}
-	e.runnable = append(e.runnable, g)
+	i := e.runnableIndex(g.id)
+	if i < len(e.runnable) && e.runnable[i] == g {
+		g.state = gRunnable
+		return
+	}
+	if g.state == gDetached {
+		e.ndetached--
+	}
+	g.state = gRunnable
+	e.runnable = append(e.runnable, nil)
+	copy(e.runnable[i+1:], e.runnable[i:])
+	e.runnable[i] = g
 }
 
-func (e *execution) isRunnableListed(g *goroutine) bool {
-	for _, r := range e.runnable {
-		if r == g {
-			return true
+// runnableIndex is where id is, or would be, in e.runnable.
+func (e *execution) runnableIndex(id int) int {
+	lo, hi := 0, len(e.runnable)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if e.runnable[m].id < id {
+			lo = m + 1
+		} else {
+			hi = m
 		}
 	}
-	return false
+	return lo
 }
 
 func (e *execution) setState(g *goroutine, s gstate) {
 	if g.state == gRunnable {
-		for i, r := range e.runnable {
-			if r == g {
-				last := len(e.runnable) - 1
-				e.runnable[i] = e.runnable[last]
-				e.runnable[last] = nil
-				e.runnable = e.runnable[:last]
-				break
-			}
+		if i := e.runnableIndex(g.id); i < len(e.runnable) && e.runnable[i] == g {
+			copy(e.runnable[i:], e.runnable[i+1:])
+			e.runnable[len(e.runnable)-1] = nil
+			e.runnable = e.runnable[:len(e.runnable)-1]
 		}
+	}
+	if g.state == gDetached {
+		e.ndetached--
 	}
 	if s == gDetached {
 		e.ndetached++
@@ -212,7 +239,15 @@ func (e *execution) setState(g *goroutine, s gstate) {
 func (e *execution) ready(g *goroutine) {
 	if g.state == gBlocked {
 		e.setRunnable(g)
+		e.lastProgress = e.steps
 	}
+}
+
+// fairChoice is a uniform choice among n, from a generator seeded by the
+// step count, so the decision is in the trail like any other.
+func (e *execution) fairChoice(n int) int {
+	e.fair = e.fair*6364136223846793005 + 1442695040888963407
+	return int((e.fair >> 33) % uint64(n))
 }
 
 // yield is the scheduling point before an operation of me: the strategy
@@ -234,6 +269,10 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		e.mu.Unlock()
 		return true
 	}
+	if e.aborting { // the step bound was exceeded
+		e.mu.Unlock()
+		return e.die(me)
+	}
 	if next != nil {
 		e.give(next)
 	}
@@ -249,6 +288,12 @@ func (e *execution) block(me *goroutine, what string) bool {
 	me.waitObj = what
 	e.setState(me, gBlocked)
 	e.handOff(me)
+	if e.aborting && me == e.main {
+		// The execution ended (me blocked last: a deadlock), and
+		// abortLocked left it to me to notice.
+		e.mu.Unlock()
+		return e.die(me)
+	}
 	e.mu.Unlock()
 	return e.park(me)
 }
@@ -299,18 +344,27 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		return nil
 	}
 	e.steps++
-	if e.steps > e.set.maxSteps {
-		e.abortLocked(me, e.livelockBug())
-		return nil
+	if e.steps > e.set.fairAfter {
+		if e.steps-max(e.lastProgress, e.set.fairAfter) > e.set.livelockWindow {
+			e.abortLocked(me, e.livelockBug())
+			return nil
+		}
+		if e.steps > e.set.maxSteps {
+			e.tooLong = true
+			e.abortLocked(me, nil)
+			return nil
+		}
 	}
 	ch := e.pt.Choices[:0]
 	for _, g := range e.runnable {
 		ch = append(ch, g.id)
 	}
-	sortInts(ch)
 	e.pt.Kind = strategies.Goroutine
 	e.pt.Choices = ch
-	e.pt.Current = me.id
+	e.pt.Current = -1 // the watchdog's decisions: nobody reached the point
+	if me != nil {
+		e.pt.Current = me.id
+	}
 	e.pt.Yield = yielded
 	if e.set.detailed {
 		e.pt.Ops = e.pt.Ops[:0]
@@ -321,12 +375,20 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 	} else {
 		e.pt.Ops = nil
 	}
-	i := e.strat.Next(&e.pt)
+	var i int
+	if e.steps <= e.set.fairAfter {
+		i = e.strat.Next(&e.pt)
+	} else {
+		i = e.fairChoice(n)
+	}
 	if i < 0 || i >= n {
 		i = 0
 	}
 	id := ch[i]
-	e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(me.id)})
+	if e.gs[id].op.mutates() {
+		e.lastProgress = e.steps
+	}
+	e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current)})
 	if e.set.detailed {
 		e.ops = append(e.ops, e.pt.Ops[i])
 	}
@@ -427,6 +489,17 @@ func (e *execution) waitExternal() bool {
 
 // quiesce ends an execution in which nothing can move any more. Lock held.
 func (e *execution) quiesce(me *goroutine) {
+	if !e.mainDone {
+		for _, g := range e.gs {
+			if g.state == gDetached && !g.adopted {
+				// It may yet come back and unblock the others: not
+				// a deadlock. The token stays free for it, and the
+				// watchdog looks again (kick).
+				e.cur.Store(nil)
+				return
+			}
+		}
+	}
 	if e.mainDone {
 		e.cur.Store(e.main)
 		raceDisable()
@@ -438,9 +511,10 @@ func (e *execution) quiesce(me *goroutine) {
 }
 
 // abortLocked records b and starts tearing the execution down: the test
-// goroutine is woken to fail the test. Lock held.
+// goroutine is woken to fail the test. me is the goroutine running this
+// code, or nil (the watchdog). Lock held.
 func (e *execution) abortLocked(me *goroutine, b *bug) {
-	if e.bug == nil {
+	if e.bug == nil && b != nil {
 		e.bug = b
 	}
 	if e.aborting {
@@ -465,6 +539,9 @@ func (e *execution) abortLocked(me *goroutine, b *bug) {
 // fails with the report.
 func (e *execution) failMain() {
 	e.t.Helper()
+	if e.bug == nil {
+		e.t.Skipf("gosct: the execution exceeded %d scheduling steps while still changing shared state: too long to explore (raise --max-steps)", e.set.maxSteps)
+	}
 	e.t.Errorf("%s", e.bug.report())
 	e.bug.reported = true
 	e.t.FailNow()
@@ -502,14 +579,4 @@ func (e *execution) hasPollers() bool {
 		}
 	}
 	return false
-}
-
-// sortInts sorts a short slice in place (insertion sort: the runnable set
-// is small, and this allocates nothing).
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }

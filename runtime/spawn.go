@@ -67,9 +67,6 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if g.state == gDetached {
-		e.ndetached--
-	}
 	e.setState(g, gDone)
 	if e.over {
 		zombies.Delete(g.goid)

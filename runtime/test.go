@@ -25,6 +25,9 @@ func loadConfig() *wire.Config {
 			fmt.Fprintf(os.Stderr, "gosct: bad %s: %v\n", wire.EnvConfig, configErr)
 			os.Exit(2)
 		}
+		// Processes the tests start (a test binary re-running itself to
+		// check a crash, say) must run as they would under go test.
+		os.Unsetenv(wire.EnvConfig)
 	})
 	return config
 }
@@ -60,6 +63,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		e2, child := enter() // joins as an adopted goroutine
 		if e2 == e && child != nil {
 			child.parent = me.id
+			defer e.adoptedExit(child)
 		}
 		f(t)
 	})
@@ -77,13 +81,42 @@ func Parallel(t *testing.T) {
 }
 
 // leave lets me run uncontrolled code that may block: the token goes to
-// another goroutine. Lock not held.
+// another runnable goroutine, or is left free for the first goroutine that
+// reaches a hook (one that me's uncontrolled code starts, typically).
+// Lock not held.
 func (e *execution) leave(me *goroutine, op opKind) {
 	me.op = op
 	e.mu.Lock()
 	e.setState(me, gDetached)
-	e.handOff(me)
+	e.passOn(me)
 	e.mu.Unlock()
+}
+
+// passOn passes the token on without waiting: to a runnable goroutine, or
+// nobody. Lock held.
+func (e *execution) passOn(me *goroutine) {
+	if next := e.choose(me, false); next != nil {
+		e.give(next)
+	} else {
+		e.cur.Store(nil)
+	}
+}
+
+// adoptedExit ends an adopted goroutine whose end we can see (a subtest
+// started through Run).
+func (e *execution) adoptedExit(g *goroutine) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.over {
+		return
+	}
+	holder := e.cur.Load() == g
+	e.setState(g, gDone)
+	if holder && !e.aborting {
+		// Its parent waits for it in uncontrolled code (testing's
+		// t.Run): waiting here for the parent would wait for ever.
+		e.passOn(g)
+	}
 }
 
 // rejoin takes me back under control after leave; it returns when me holds
@@ -175,6 +208,11 @@ func (x *explorer) explore(body func(*testing.T)) {
 		}
 		x.schedules++
 		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
+		if e.tooLong {
+			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
+				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
+			break
+		}
 		if skipped {
 			break
 		}

@@ -33,6 +33,9 @@ func watchdog() {
 		}
 		now := time.Now()
 		p, cur := e.progress.Load(), e.cur.Load()
+		if cur == nil {
+			e.kick()
+		}
 		if e != last || p != lastProg || cur != lastCur || cur == nil {
 			last, lastProg, lastCur, since = e, p, cur, now
 			continue
@@ -54,4 +57,16 @@ func (e *execution) detach(g *goroutine, progress int64) {
 	e.setState(g, gDetached)
 	e.cur.Store(nil)
 	e.handOff(g)
+}
+
+// kick runs the scheduler when the token is free (every goroutine is
+// blocked or in uncontrolled code): timers may be due, polled objects may
+// have changed, or the execution may be over.
+func (e *execution) kick() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.over || e.aborting || e.cur.Load() != nil {
+		return
+	}
+	e.handOff(nil)
 }

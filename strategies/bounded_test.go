@@ -42,7 +42,7 @@ func TestBoundedFig1Counts(t *testing.T) {
 		if firstBug(all) == 0 {
 			t.Errorf("%s: bug of Fig. 1 not found at bound 1", c.name)
 		}
-		if !strings.Contains(c.s.Status(), "bound 1") {
+		if !strings.Contains(c.s.Status(), "exhausted") {
 			t.Errorf("%s: status %q", c.name, c.s.Status())
 		}
 	}
@@ -181,5 +181,87 @@ func TestBoundedFirstScheduleIsRoundRobin(t *testing.T) {
 		if want := "T0:a T1:b T1:c T2:d T3:e"; all[0].schedule != want {
 			t.Errorf("%s: first %q want %q", s.name, all[0].schedule, want)
 		}
+	}
+}
+
+var _ Revisiter = (*Bounded)(nil)
+var _ Revisiter = (*Portfolio)(nil)
+var _ Saver = (*DFS)(nil)
+var _ Status = (*DFSRB)(nil)
+var _ Status = (*PCT)(nil)
+
+// lockProg: two threads increment a counter under a lock, a third selects
+// between two ready cases, then yields once.
+func lockProg() *prog {
+	inc := []op{lock("lock", 0), {name: "inc", do: func(s *sim, t *thread) { s.vars[0]++ }}, unlock("unlock", 0)}
+	return &prog{nvars: 1, threads: [][]op{
+		{create("go", 1, 2, 3), join("join", 1, 2, 3)},
+		inc, inc,
+		{{name: "select", cases: 2}, {name: "yield", yield: true}, nop("after")},
+	}}
+}
+
+func TestBoundedMatchesBruteForce(t *testing.T) {
+	// The new schedules of pb and db up to bound B are exactly the
+	// schedules of cost <= B among all those dfs enumerates.
+	progs := map[string]func() *prog{
+		"fig1": fig1, "fig2": fig2, "reorder3": func() *prog { return reorder(3) },
+		"lock": lockProg, "indep": func() *prog { return indep(3, 2) },
+	}
+	for pname, mk := range progs {
+		rec := &recorder{s: NewDFS(Options{})}
+		type costs struct{ p, d int }
+		all := map[string]costs{}
+		for rec.NewExecution() {
+			rec.reset()
+			o := mk().run(rec, 1000)
+			all[o.schedule] = costs{rec.preemptions, rec.delays}
+		}
+		for _, name := range []string{"pb", "db"} {
+			for b := 1; b <= 3; b++ {
+				s := NewPB(Options{Bound: b})
+				if name == "db" {
+					s = NewDB(Options{Bound: b})
+				}
+				_, fresh := exploreBound(t, mk(), s, 100000)
+				got := distinct(fresh)
+				if len(got) != len(fresh) {
+					t.Errorf("%s %s bound %d: a new schedule ran twice", pname, name, b)
+				}
+				want := 0
+				for sched, c := range all {
+					cost := c.p
+					if name == "db" {
+						cost = c.d
+					}
+					if cost <= b {
+						want++
+						if !got[sched] {
+							t.Errorf("%s %s bound %d: missed %s (cost %d)", pname, name, b, sched, cost)
+						}
+					}
+				}
+				if len(got) != want {
+					t.Errorf("%s %s bound %d: %d schedules, want %d", pname, name, b, len(got), want)
+				}
+			}
+		}
+	}
+}
+
+func TestBoundZero(t *testing.T) {
+	// Options.Bound = 0 means the default, so build bound 0 directly.
+	db := &Bounded{*newSearch("db", delaying, 0)}
+	all, _ := exploreBound(t, fig1(), db, 100)
+	if len(all) != 1 || !db.Exhausted() {
+		t.Fatalf("db bound 0: %d schedules (exhausted %v), want the round robin only", len(all), db.Exhausted())
+	}
+	pb := &Bounded{*newSearch("pb", preemptive, 0)}
+	all, _ = exploreBound(t, reorder(3), pb, 1000)
+	if firstBug(all) > 0 {
+		t.Fatal("reorder_3 found without preemption")
+	}
+	if len(all) < 2 {
+		t.Fatalf("pb bound 0 explored %d schedules; the non-preemptive choices branch", len(all))
 	}
 }

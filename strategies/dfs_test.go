@@ -87,3 +87,29 @@ func TestDFSYieldForcesSwitch(t *testing.T) {
 		}
 	}
 }
+
+func TestDFSSurvivesNondeterminism(t *testing.T) {
+	// A program outside gosct's control: every other execution, thread 2
+	// has one more step. The search must still end and say it diverged.
+	runs := 0
+	mk := func() *prog {
+		runs++
+		p := indep(2, 2)
+		if runs%2 == 0 {
+			p.threads[2] = append(p.threads[2], nop("extra"))
+		}
+		return p
+	}
+	d := NewDFS(Options{})
+	n := 0
+	for n < 10000 && d.NewExecution() {
+		mk().run(d, 1000)
+		n++
+	}
+	if n == 10000 {
+		t.Fatal("search did not end")
+	}
+	if !strings.Contains(d.Status(), "divergence") {
+		t.Fatalf("status %q does not report the divergence", d.Status())
+	}
+}

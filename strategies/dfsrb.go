@@ -16,10 +16,10 @@ const (
 // Ratio forms of DFS-RB (the paper's rtb): the probability of going
 // forward rather than backtracking early.
 const (
-	RatioConst  = "const"  // C
-	RatioDepth  = "1-d/c"  // 1 - depth/C
-	RatioRun    = "1-r/c"  // 1 - r/C, r = non-switching points just before
-	RatioPowRun = "c^r"    // C^r
+	RatioConst  = "const" // C
+	RatioDepth  = "1-d/c" // 1 - depth/C
+	RatioRun    = "1-r/c" // 1 - r/C, r = non-switching points just before
+	RatioPowRun = "c^r"   // C^r
 )
 
 // DFSRBConfig is the paper's configuration tuple <thb, thm, thr, stg, rtb,
@@ -44,8 +44,13 @@ type DFSRBConfig struct {
 	// context switch (1 disables it).
 	SwitchCoef float64
 	// Budget is the number of executions each threshold gets (the
-	// paper's one minute per iteration).
+	// paper's one minute per iteration) in the first pass over
+	// Thresholds; every later pass doubles it.
 	Budget int
+	// RandomOrder tries the children of each point in a random order
+	// (drawn once per point) instead of Maple's; the paper found DFS-RB
+	// combined with a random order the most robust of its techniques.
+	RandomOrder bool
 }
 
 // DefaultDFSRB is the paper's top-ranked configuration
@@ -65,11 +70,11 @@ var DefaultDFSRB = DFSRBConfig{
 // configuration needs is O(1) to read.
 type rbFrame struct {
 	rank, n  int
-	curFirst bool // child 0 is the goroutine that reached the point
-	sel      bool // a select: the same goroutine goes on whatever the case
-	switches int // context switches on the path, this point included
-	stays    int // points where the current goroutine went on
-	run      int // trailing points without a switch
+	curRank  int    // rank of the goroutine that reached the point, or -1
+	shuffle  uint64 // seed of the point's child order (RandomOrder)
+	switches int    // context switches on the path, this point included
+	stays    int    // points where the current goroutine went on
+	run      int    // trailing points without a switch
 	switched bool
 }
 
@@ -106,8 +111,9 @@ type DFSRB struct {
 // o.Seed.
 func NewDFSRB(o Options) *DFSRB { return NewDFSRBConfig(o, DefaultDFSRB) }
 
-// NewDFSRBConfig returns DFS-RB with configuration c; zero fields take the
-// default's values.
+// NewDFSRBConfig returns DFS-RB with configuration c. Empty Thresholds,
+// Jump, Ratio and a zero Budget take DefaultDFSRB's values; a zero
+// SwitchCoef means 1 (rtc disabled).
 func NewDFSRBConfig(o Options, c DFSRBConfig) *DFSRB {
 	d := DefaultDFSRB
 	if len(c.Thresholds) == 0 {
@@ -201,6 +207,21 @@ func (s *DFSRB) startJump() {
 	s.iterPrune++
 }
 
+// shuffle permutes ord by a Fisher-Yates shuffle driven by splitmix64 from
+// seed: the same seed gives the same order on every replay, without keeping
+// the order itself.
+func shuffle(ord []int, seed uint64) {
+	for i := len(ord) - 1; i > 0; i-- {
+		seed += 0x9e3779b97f4a7c15
+		z := seed
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		j := int(z % uint64(i+1))
+		ord[i], ord[j] = ord[j], ord[i]
+	}
+}
+
 // luby returns the i-th element (from 1) of the Luby sequence
 // 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
 func luby(i int) int {
@@ -227,7 +248,12 @@ func (s *DFSRB) NewExecution() bool {
 		return true
 	}
 	s.iterRuns++
-	if s.iterRuns >= s.cfg.Budget {
+	if !s.pruned && s.pos < len(s.stack) {
+		// The execution ended before replaying the whole prefix: the
+		// program did not replay; the levels it did not reach are stale.
+		s.stack = s.stack[:s.pos]
+	}
+	if s.iterRuns >= s.cfg.Budget<<s.shift() {
 		s.nextIteration()
 		s.begin()
 		return true
@@ -246,14 +272,25 @@ func (s *DFSRB) NewExecution() bool {
 	return true
 }
 
+// shift is the budget's doubling count, capped so it cannot overflow.
+func (s *DFSRB) shift() uint {
+	if s.cycles > 20 {
+		return 20
+	}
+	return uint(s.cycles)
+}
+
 func (s *DFSRB) begin() {
 	s.pos, s.pruned = 0, false
 	s.runs++
 }
 
-// nextIteration restarts the search from scratch with the next threshold;
-// after the last one it starts the sequence again (the paper stops there;
-// the runtime's schedule limit stops us), the random stream going on.
+// nextIteration restarts the search from scratch with the next threshold.
+// After the last one the paper stops; we start the sequence again, the
+// random stream going on, with twice the budget: the part above the
+// threshold is a deterministic DFS, so with the same budget a new pass would
+// explore the same prefixes again, whereas doubling lets every threshold's
+// search eventually complete.
 func (s *DFSRB) nextIteration() {
 	s.iter++
 	if s.iter == len(s.cfg.Thresholds) {
@@ -322,6 +359,9 @@ func (s *DFSRB) Next(p *Point) int {
 				f.rank = f.n - 1
 			}
 		}
+		if f.shuffle != 0 {
+			shuffle(ord, f.shuffle)
+		}
 		s.pos++
 		return ord[f.rank]
 	}
@@ -329,20 +369,36 @@ func (s *DFSRB) Next(p *Point) int {
 		s.pruned = true
 		return ord[s.rng.Intn(len(ord))]
 	}
-	s.stack = append(s.stack, rbFrame{n: len(ord), sel: p.Kind != Goroutine,
-		curFirst: p.Kind == Goroutine && p.Choices[ord[0]] == p.Current})
+	f := rbFrame{n: len(ord)}
+	if s.cfg.RandomOrder {
+		f.shuffle = uint64(s.rng.Int63()) | 1 // 0 means "not shuffled"
+		shuffle(ord, f.shuffle)
+	}
+	// curRank: -1 for a select, which never switches goroutines;
+	// otherwise the rank of the current goroutine, len(ord) when it is
+	// not a child (blocked, exited or yielding): every child switches.
+	f.curRank = -1
+	if p.Kind == Goroutine {
+		f.curRank = len(ord)
+		for r, i := range ord {
+			if p.Choices[i] == p.Current {
+				f.curRank = r
+			}
+		}
+	}
+	s.stack = append(s.stack, f)
 	s.setRank(len(s.stack)-1, 0)
 	s.pos++
 	return ord[0]
 }
 
 // setRank takes child r at level i, the deepest level, and updates the
-// path counts: only child 0 can let the current goroutine go on.
+// path counts of the path ending there.
 func (s *DFSRB) setRank(i, r int) {
 	f := &s.stack[i]
 	prev := s.last(s.stack[:i])
 	f.rank = r
-	f.switched = !f.sel && !(f.curFirst && r == 0)
+	f.switched = f.curRank >= 0 && r != f.curRank
 	if f.switched {
 		f.switches, f.stays, f.run = prev.switches+1, prev.stays, 0
 	} else {

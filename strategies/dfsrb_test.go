@@ -95,3 +95,23 @@ func TestDFSRBCyclesThresholds(t *testing.T) {
 		t.Fatalf("after 16 executions of budget 3 over 5 thresholds: %q", s.Status())
 	}
 }
+
+func TestDFSRBRandomOrderComplete(t *testing.T) {
+	// A random child order keeps the search complete above the threshold:
+	// the same 90 schedules, in another order.
+	s := NewDFSRBConfig(Options{Seed: 5}, DFSRBConfig{Thresholds: []int{1000}, RandomOrder: true})
+	a := explore(t, indep(3, 2), s, 1000)
+	b := explore(t, indep(3, 2), NewDFS(Options{}), 1000)
+	if len(a) != 90 || len(distinct(a)) != 90 || !s.Exhausted() {
+		t.Fatalf("%d schedules, %d distinct, exhausted %v", len(a), len(distinct(a)), s.Exhausted())
+	}
+	same := true
+	for i := range a {
+		if a[i].schedule != b[i].schedule {
+			same = false
+		}
+	}
+	if same {
+		t.Fatal("random order gave Maple's order")
+	}
+}

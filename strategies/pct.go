@@ -45,17 +45,16 @@ const (
 type PCT struct {
 	rng  *rand.Rand
 	d    int
-	n, k int // estimates used by the current execution
+	n, k int // largest goroutines and steps seen by finished executions
 	minN int // Options.Threads
 	minK int // Options.Steps
 	seen bool
 
-	prio     []int  // by logical id
-	assigned []bool // by logical id
-	unused   []int  // initial priorities not given yet
-	change   []int  // change steps, sorted
-	changeTo []int  // priority given at change[i]
-	step     int    // counted steps so far
+	prio     []int // by logical id
+	unused   []int // initial priorities not given yet
+	change   []int // change steps k_1..k_{d-1}
+	changeTo []int // priority given at change[i]
+	step     int   // counted steps so far
 	counting bool
 	low      int // next "lowest possible" priority for a yield
 	maxG     int // goroutines seen in this execution
@@ -123,7 +122,7 @@ func (s *PCT) start() {
 	s.begun = true
 	s.runs++
 	n, k := s.estimates()
-	s.prio, s.assigned = s.prio[:0], s.assigned[:0]
+	s.prio = s.prio[:0]
 	s.unused = s.unused[:0]
 	for i := 0; i < n; i++ {
 		s.unused = append(s.unused, s.d+i)
@@ -135,11 +134,9 @@ func (s *PCT) start() {
 	if m > k {
 		m = k
 	}
-	picked := map[int]bool{}
 	for len(s.change) < m {
 		c := 1 + s.rng.Intn(k)
-		if !picked[c] {
-			picked[c] = true
+		if indexOf(s.change, c) < 0 {
 			s.change = append(s.change, c)
 			s.changeTo = append(s.changeTo, len(s.change))
 		}
@@ -150,45 +147,41 @@ func (s *PCT) start() {
 // see assigns initial priorities to id and to every smaller id not seen
 // yet, in ascending order: logical ids are dense in creation order, so they
 // all exist, and the draws do not depend on the order of a Point's lists.
+// Every id below len(s.prio) has its priority.
 func (s *PCT) see(id int) {
 	for len(s.prio) <= id {
-		s.prio = append(s.prio, 0)
-		s.assigned = append(s.assigned, false)
+		s.assign()
 	}
 	if id+1 > s.maxG {
 		s.maxG = id + 1
 	}
-	for g := 0; g <= id; g++ {
-		if !s.assigned[g] {
-			s.assign(g)
-		}
-	}
 }
 
-func (s *PCT) assign(id int) {
-	s.assigned[id] = true
+// assign gives the next logical id its initial priority.
+func (s *PCT) assign() {
 	if len(s.unused) > 0 {
 		i := s.rng.Intn(len(s.unused))
-		s.prio[id] = s.unused[i]
+		s.prio = append(s.prio, s.unused[i])
 		s.unused[i] = s.unused[len(s.unused)-1]
 		s.unused = s.unused[:len(s.unused)-1]
 		return
 	}
 	// More goroutines than n: insert at a random rank among the initial
-	// priorities given so far (values >= d).
+	// priorities given so far (values >= d; lower ones were set by a
+	// change point or a yield and stay below).
 	given := 0
-	for g, a := range s.assigned {
-		if a && g != id && s.prio[g] >= s.d {
+	for _, p := range s.prio {
+		if p >= s.d {
 			given++
 		}
 	}
 	r := s.d + s.rng.Intn(given+1)
-	for g, a := range s.assigned {
-		if a && g != id && s.prio[g] >= r {
+	for g, p := range s.prio {
+		if p >= r {
 			s.prio[g]++
 		}
 	}
-	s.prio[id] = r
+	s.prio = append(s.prio, r)
 }
 
 // Next runs the highest-priority enabled goroutine.
@@ -233,3 +226,12 @@ func (s *PCT) Status() string {
 
 // Exhausted is false: PCT samples, it never completes.
 func (s *PCT) Exhausted() bool { return false }
+
+func indexOf(xs []int, x int) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}

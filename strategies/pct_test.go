@@ -137,3 +137,20 @@ func TestPCTManyGoroutines(t *testing.T) {
 		seen[s.prio[g]] = true
 	}
 }
+
+func TestPCTExample3(t *testing.T) {
+	// SCTBench Example 3 on Fig. 2, with the example's draws forced:
+	// priorities T0 5, T1 4, T3 3, T2 2, change point after T1's step b
+	// (the paper's k_1 = 2, our 1: we do not count the creating step).
+	// T0 runs a, T1 runs b and drops to priority 1, T3 runs e: the
+	// assertion fails on <a, b, e>.
+	s := NewPCT(Options{Depth: 2, Threads: 4, Steps: 6})
+	s.NewExecution()
+	s.prio = append(s.prio[:0], 5, 4, 2, 3)
+	s.unused = s.unused[:0]
+	s.change, s.changeTo = []int{1}, []int{1}
+	o := fig2().run(s, 100)
+	if want := "T0:a T1:b T3:e"; o.schedule != want || !o.failed {
+		t.Fatalf("schedule %q (failed %v), want %q failing", o.schedule, o.failed, want)
+	}
+}

@@ -15,12 +15,12 @@ func TestPortfolioRotates(t *testing.T) {
 		order = append(order, p.Member())
 		fig1().run(p, 1000)
 	}
-	want := "random,db,pct d=3,pct d=2,pct d=1,random,db,pct d=3,pct d=2,pct d=1"
+	want := "random,db,pct d=3,random,pct d=2,random,pct d=3,pct d=1,random,db"
 	if got := strings.Join(order, ","); got != want {
 		t.Fatalf("rotation %s, want %s", got, want)
 	}
 	st := p.Status()
-	for _, m := range []string{"random: 2", "db: 2 (bound 0", "pct d=3: 2 (d=3", "pct d=1: 2"} {
+	for _, m := range []string{"random: 4", "db: 2 (bound 0", "pct d=3: 2 (d=3", "pct d=2: 1", "pct d=1: 1"} {
 		if !strings.Contains(st, m) {
 			t.Errorf("status %q lacks %q", st, m)
 		}
@@ -33,7 +33,7 @@ func TestPortfolioDropsExhaustedMember(t *testing.T) {
 	alone := len(explore(t, indep(2, 2), NewDB(Options{}), 1000))
 	p := NewPortfolio(Options{Seed: 1})
 	dbRuns := 0
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 400; i++ {
 		if !p.NewExecution() {
 			t.Fatal("portfolio ended")
 		}

@@ -27,6 +27,7 @@ type savedSearch struct {
 	Levels    []level `json:"levels"`
 	Begun     bool    `json:"begun"`
 	Done      bool    `json:"done"`
+	Complete  bool    `json:"complete"`
 	Clipped   bool    `json:"clipped"`
 	Runs      int     `json:"runs"`
 	Revisits  int     `json:"revisits"`
@@ -43,7 +44,7 @@ const saveFormat = 1
 func (s *search) Save(w io.Writer) error {
 	return json.NewEncoder(w).Encode(savedSearch{
 		Format: saveFormat, Strategy: s.name, Bound: s.bound, MaxBound: s.maxBound,
-		Levels: s.stack, Begun: s.begun, Done: s.done, Clipped: s.clipped,
+		Levels: s.stack, Begun: s.begun, Done: s.done, Complete: s.complete, Clipped: s.clipped,
 		Runs: s.runs, Revisits: s.revisits, PassNew: s.passNew, Revisit: s.revisit,
 		Diverged: s.diverged, MaxDepth: s.maxDepth, LastBound: s.lastBound,
 	})
@@ -68,9 +69,10 @@ func (s *search) Load(r io.Reader) error {
 		}
 	}
 	s.bound, s.maxBound, s.stack = v.Bound, v.MaxBound, v.Levels
-	s.begun, s.done, s.clipped = v.Begun, v.Done, v.Clipped
+	s.begun, s.done, s.complete, s.clipped = v.Begun, v.Done, v.Complete, v.Clipped
 	s.runs, s.revisits, s.passNew, s.revisit = v.Runs, v.Revisits, v.PassNew, v.Revisit
 	s.diverged, s.maxDepth, s.lastBound = v.Diverged, v.MaxDepth, v.LastBound
-	s.pos, s.acc = 0, 0
+	// The saved execution reached every level of its stack.
+	s.pos, s.acc = len(s.stack), 0
 	return nil
 }

@@ -62,12 +62,13 @@ type search struct {
 	bound    int       // current pass bound
 	maxBound int
 
-	stack   []level
-	pos     int  // index in stack of the next branching point of this run
-	acc     int  // cost accumulated in this run
-	begun   bool // an execution is under way or finished
-	done    bool
-	clipped bool // this pass left out a child for exceeding the bound
+	stack    []level
+	pos      int  // index in stack of the next branching point of this run
+	acc      int  // cost accumulated in this run
+	begun    bool // an execution is under way or finished
+	done     bool
+	complete bool // done, and no schedule exceeded the bound
+	clipped  bool // this pass left out a child for exceeding the bound
 
 	runs      int // executions started
 	revisits  int // executions that re-ran a lower-bound schedule
@@ -95,6 +96,12 @@ func (s *search) NewExecution() bool {
 		s.start()
 		return true
 	}
+	if s.pos < len(s.stack) {
+		// The execution ended before replaying the whole prefix: the
+		// program did not replay. The levels it did not reach are stale.
+		s.diverged++
+		s.stack = s.stack[:s.pos]
+	}
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		l := &s.stack[i]
 		r := l.Rank + 1
@@ -112,9 +119,7 @@ func (s *search) NewExecution() bool {
 	if !s.clipped || s.bound >= s.maxBound {
 		// Either nothing was left out (the whole tree is explored, a
 		// higher bound adds nothing) or the last bound is done.
-		if !s.clipped {
-			s.lastBound = s.maxBound
-		}
+		s.complete = !s.clipped
 		s.done = true
 		return false
 	}
@@ -198,28 +203,29 @@ func (s *search) Exhausted() bool { return s.done }
 func (s *search) Bound() int { return s.bound }
 
 // Status describes the search, e.g. "bound 1 exhausted, bound 2: 40 new
-// schedules (12 re-run)".
+// schedules (+12 re-runs of lower-bound schedules)".
 func (s *search) Status() string {
 	var st string
+	n := s.runs - s.revisits
 	switch {
 	case s.model == free && s.done:
-		st = fmt.Sprintf("exhausted: %d schedules", s.runs)
+		st = fmt.Sprintf("exhausted: %d schedules", n)
 	case s.model == free:
-		st = fmt.Sprintf("%d schedules, not exhausted", s.runs)
-	case s.done && s.lastBound >= s.maxBound && !s.clipped && s.bound < s.maxBound:
-		st = fmt.Sprintf("exhausted: %d schedules, every schedule has at most %d %s", s.runs-s.revisits, s.bound, s.unit())
+		st = fmt.Sprintf("%d schedules, not exhausted", n)
+	case s.done && s.complete:
+		st = fmt.Sprintf("exhausted: %d schedules, none has more than %d %s", n, s.bound, s.unit())
 	case s.done:
-		st = fmt.Sprintf("bound %d exhausted: %d schedules", s.bound, s.runs-s.revisits)
+		st = fmt.Sprintf("bound %d exhausted: %d schedules", s.bound, n)
 	case s.lastBound >= 0:
-		st = fmt.Sprintf("bound %d exhausted, bound %d: %d new schedules", s.lastBound, s.bound, s.passNew)
+		st = fmt.Sprintf("bound %d exhausted, bound %d: %d new schedules (%d in all)", s.lastBound, s.bound, s.passNew, n)
 	default:
-		st = fmt.Sprintf("bound %d: %d schedules", s.bound, s.passNew)
+		st = fmt.Sprintf("bound %d: %d schedules", s.bound, n)
 	}
 	if s.revisits > 0 {
 		st += fmt.Sprintf(" (+%d re-runs of lower-bound schedules)", s.revisits)
 	}
 	if s.diverged > 0 {
-		st += fmt.Sprintf("; %d replay divergences: the search may be incomplete", s.diverged)
+		st += fmt.Sprintf("; %d replay divergences: the program is not deterministic under gosct, the search may be incomplete", s.diverged)
 	}
 	return st
 }

@@ -84,7 +84,10 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 		}))
 	}
 	cmd.Stdout, cmd.Stderr = w, w
-	// A killed binary (timeout, ^C) may leave children holding the pipe.
+	// On ^C the binary gets the interrupt too, and a few seconds to write
+	// what it has before it is killed; WaitDelay also bounds the wait for
+	// children that hold the output pipe.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 5 * time.Second
 
 	rr := &resultsReader{path: r.cfg.Results}

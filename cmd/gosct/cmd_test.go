@@ -141,7 +141,7 @@ func TestCmdTestBugJSON(t *testing.T) {
 }
 
 func TestCmdTestBugHuman(t *testing.T) {
-	useFakeRuntime(t, "bug")
+	dir := useFakeRuntime(t, "bug")
 	traces := t.TempDir()
 	code, out, _ := gosct(t, "test", "--trace-dir", traces, "--seed", "1", ".")
 	if code != exitBug {
@@ -153,6 +153,10 @@ func TestCmdTestBugHuman(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
+	}
+	tr, err := replay.Read(trace)
+	if err != nil || tr.Dir != dir {
+		t.Errorf("the trace does not record the package directory: %+v, %v", tr, err)
 	}
 }
 
@@ -330,5 +334,27 @@ func TestRunCommands(t *testing.T) {
 	}
 	if code, out, _ := gosct(t, "test", "--help"); code != exitOK || !strings.Contains(out, "--keep-going") {
 		t.Errorf("test --help: %d %q", code, out)
+	}
+}
+
+func TestCmdReplayUsesTraceDir(t *testing.T) {
+	dir := useFakeRuntime(t, "replay-bug")
+	p := filepath.Join(t.TempDir(), "bug.json")
+	replay.Write(p, &replay.Trace{Package: "example.com/fakert", Dir: dir, Test: "TestB"})
+	var calls []rewrite.Options
+	inner := instrument
+	instrument = func(ctx context.Context, o rewrite.Options) (*rewrite.Build, error) {
+		calls = append(calls, o)
+		return inner(ctx, o)
+	}
+	code, out, errOut := gosct(t, "replay", p)
+	if code != exitBug {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if len(calls) != 1 || calls[0].Dir != dir || calls[0].Patterns[0] != "." {
+		t.Errorf("instrumented %+v, want the trace's directory", calls)
+	}
+	if !strings.Contains(out, "replay: gosct replay "+p) {
+		t.Errorf("the report does not point at the replayed trace:\n%s", out)
 	}
 }

@@ -168,14 +168,14 @@ func TestE2ECorrectProgramPasses(t *testing.T) {
 }
 
 func TestE2ESystematicSearchCompletes(t *testing.T) {
-	r := runGosct(t, fixtureDir(t), "test", "--json", "--strategy", "dfs", "--schedules", "100000", "--run", "TestCounter", "--trace-dir", t.TempDir(), "./correct")
+	r := runGosct(t, fixtureDir(t), "test", "--json", "--strategy", "dfs", "--schedules", "100000", "--run", "TestHandoff", "--trace-dir", t.TempDir(), "./correct")
 	if r.code != exitOK {
 		t.Fatalf("want exit 0:\n%s", r)
 	}
 	lines := jsonLines(t, r.stdout)
 	s := lines[len(lines)-1]
 	if s["exhausted_tests"] != float64(1) {
-		t.Errorf("dfs did not exhaust TestCounter: %v", s)
+		t.Errorf("dfs did not exhaust TestHandoff: %v", s)
 	}
 }
 
@@ -211,27 +211,114 @@ func TestE2ERewritePrintsSource(t *testing.T) {
 	}
 }
 
-// TestE2ETestprogs runs gosct over buggy programs of the corpus, when the
-// corpus has them, and replays what it finds.
+// TestE2ETestprogs runs gosct over programs of the corpus, when the corpus
+// has them: the buggy ones exit 1 with a trace that replays 10 times out of
+// 10 (from another working directory), the fixed twin passes.
 func TestE2ETestprogs(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", "..", "testprogs"))
-	progs := []string{"./sctbench/cs_deadlock01_bad", "./sctbench/cs_account_bad", "./gobugs/earlyreturn"}
+	progs := []struct {
+		path string
+		code int
+	}{
+		{"./sctbench/cs_account_bad", exitBug},
+		{"./sctbench/cs_stack_bad", exitBug},
+		{"./gobugs/earlyreturn", exitBug},
+		{"./gobugs/earlyreturn_fixed", exitOK},
+	}
 	for _, p := range progs {
-		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+		if _, err := os.Stat(filepath.Join(root, p.path)); err != nil {
 			continue
 		}
-		t.Run(filepath.Base(p), func(t *testing.T) {
-			r := runGosct(t, root, "test", "--json", "--seed", "1", "--schedules", "2000", "--trace-dir", t.TempDir(), p)
-			if r.code != exitBug {
-				t.Fatalf("want exit 1 for a buggy program:\n%s", r)
+		p := p
+		t.Run(filepath.Base(p.path), func(t *testing.T) {
+			// The budget and -timeout turn a hang into a failure.
+			r := runGosct(t, root, "test", "--json", "--seed", "1", "--schedules", "2000", "--budget", "20s",
+				"--trace-dir", t.TempDir(), p.path, "--", "-timeout", "90s")
+			if r.code != p.code {
+				t.Fatalf("want exit %d:\n%s", p.code, r)
+			}
+			if p.code != exitBug {
+				return
 			}
 			bugs := bugEvents(t, r)
 			trace, _ := bugs[0]["trace"].(string)
 			for i := 0; i < 10; i++ {
-				if rr := runGosct(t, root, "replay", trace); rr.code != exitBug {
+				if rr := runGosct(t, t.TempDir(), "replay", trace); rr.code != exitBug {
 					t.Fatalf("replay %d/10:\n%s", i+1, rr)
 				}
 			}
 		})
+	}
+}
+
+// copyDir copies the regular files of the tree at src into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestE2ERegressionAndDivergence keeps a trace in testdata/gosct (gosct test
+// replays it first), then changes the code so that the trace no longer
+// fits: replay stops at the divergence with exit 2, --continue goes on and
+// finds the deadlock again.
+func TestE2ERegressionAndDivergence(t *testing.T) {
+	mod := t.TempDir()
+	copyDir(t, fixtureDir(t), mod)
+	r := runGosct(t, mod, "test", "--json", "--seed", "1", "--schedules", "500", "--trace-dir", t.TempDir(), "./buggy")
+	bugs := bugEvents(t, r)
+	if r.code != exitBug || len(bugs) == 0 {
+		t.Fatalf("want the deadlock:\n%s", r)
+	}
+	b, err := os.ReadFile(bugs[0]["trace"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := filepath.Join(mod, "buggy", "testdata", "gosct")
+	os.MkdirAll(corpus, 0o755)
+	kept := filepath.Join(corpus, "deadlock.json")
+	if err := os.WriteFile(kept, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runGosct(t, mod, "test", "--json", "--seed", "2", "--schedules", "1", "--strategy", "random", "--trace-dir", t.TempDir(), "./buggy")
+	var regression bool
+	for _, bug := range bugEvents(t, r) {
+		regression = regression || bug["regression"] == filepath.Join("testdata", "gosct", "deadlock.json")
+	}
+	if r.code != exitBug || !regression {
+		t.Fatalf("the kept trace was not replayed as a regression case:\n%s", r)
+	}
+
+	// One more scheduling point before the locks: the recorded decisions
+	// no longer match.
+	src := filepath.Join(mod, "buggy", "buggy.go")
+	code, _ := os.ReadFile(src)
+	code = []byte(strings.Replace(string(code), "\ta.mu.Lock()\n\tdefer a.mu.Unlock()",
+		"\ta.mu.Lock()\n\ta.mu.Unlock()\n\ta.mu.Lock()\n\tdefer a.mu.Unlock()", 1))
+	if err := os.WriteFile(src, code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runGosct(t, mod, "replay", kept)
+	if r.code != exitError || !strings.Contains(r.stderr, "diverged") || !strings.Contains(r.stderr, "expected goroutine") {
+		t.Fatalf("want the divergence reported with exit 2:\n%s", r)
+	}
+	r = runGosct(t, mod, "replay", "--continue", "--schedules", "500", "--trace-dir", t.TempDir(), kept)
+	if r.code != exitBug || !strings.Contains(r.stdout, "deadlock") {
+		t.Fatalf("--continue did not lead to the deadlock:\n%s", r)
 	}
 }

@@ -20,6 +20,9 @@ type progress struct {
 	strategy string
 	drawn    bool
 
+	pkg       string
+	tests     int // test functions of the package being run
+	testsDone int
 	test      string
 	testStart time.Time
 	done      int // schedules of finished tests
@@ -37,6 +40,13 @@ func isTerminal(f *os.File) bool {
 
 func newProgress(w io.Writer, strategy string) *progress {
 	return &progress{w: w, strategy: strategy, start: time.Now()}
+}
+
+// begin starts the run of a package's binary over tests test functions.
+func (p *progress) begin(pkg string, tests int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pkg, p.tests, p.testsDone, p.test, p.current = pkg, tests, 0, "", 0
 }
 
 // observe updates the counters from new events.
@@ -62,6 +72,7 @@ func (p *progress) observe(evs []wire.Event) {
 				p.current = e.Schedule
 			}
 		case "test":
+			p.testsDone++
 			p.done += e.Schedules
 			p.current = 0
 			p.test = ""
@@ -75,11 +86,12 @@ func (p *progress) draw() {
 	defer p.mu.Unlock()
 	n := p.done + p.current
 	el := time.Since(p.start).Seconds()
-	test := p.test
-	if test == "" {
-		test = "…"
+	what := p.pkg
+	if p.test != "" {
+		what += " " + p.test
 	}
-	line := fmt.Sprintf("%s  %s  %d schedules  %s/s  %d bug%s", test, p.strategy, n, rate(n, el), p.bugs, plural(p.bugs))
+	line := fmt.Sprintf("%s  [%d/%d tests]  %s  %d schedules  %s/s  %d bug%s",
+		what, p.testsDone, p.tests, p.strategy, n, rate(n, el), p.bugs, plural(p.bugs))
 	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
 	p.drawn = true
 }

@@ -106,7 +106,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
 		return exitError
 	}
-	b, err := instrument(ctx, rewrite.Options{Dir: cwd, Patterns: []string{t.Package}, Tags: o.gotest.tags})
+	b, err := instrumentTracePackage(ctx, t, cwd, o.gotest.tags)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct replay: %s (run gosct replay inside the module of %s)\n", instrumentError(err), t.Package)
 		return exitError
@@ -172,12 +172,13 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // the program diverged from the trace without --continue or the run failed,
 // 0 when the schedule ran to its end without the bug.
 func replayOutcome(rep *reporter, res *binaryResult, cont bool, t *replay.Trace) int {
-	bugs, diverged, replayed := 0, false, false
+	bugs, diverged, replayed, sameKind := 0, false, false, false
 	for _, e := range res.events {
 		switch e.Event {
 		case "bug":
 			bugs++
 			replayed = replayed || e.Replayed
+			sameKind = sameKind || t.Bug != nil && e.Kind == t.Bug.Kind
 		case "diverged":
 			diverged = true
 		}
@@ -186,8 +187,11 @@ func replayOutcome(rep *reporter, res *binaryResult, cont bool, t *replay.Trace)
 	case replayed:
 		rep.message("info", "", "", "", "the trace's bug happened again")
 		return exitBug
+	case bugs > 0 && diverged && sameKind:
+		rep.message("info", "", "", "", fmt.Sprintf("the exploration from the diverged point found a %s again", t.Bug.Kind))
+		return exitBug
 	case bugs > 0:
-		rep.message("info", "", "", "", "a bug happened, not the one the trace recorded")
+		rep.message("info", "", "", "", fmt.Sprintf("a bug happened, not the one the trace recorded (%s)", bugName(t)))
 		return exitBug
 	case diverged && !cont:
 		rep.message("error", "", "", "", "the program no longer follows the trace (see above); --continue explores from the diverged point")
@@ -207,4 +211,23 @@ func bugName(t *replay.Trace) string {
 		return "no bug recorded"
 	}
 	return fmt.Sprintf("%s: %s", t.Bug.Kind, firstLine(t.Bug.Message))
+}
+
+// instrumentTracePackage instruments the trace's package: from the
+// directory the trace recorded when it still holds that package, so the
+// replay works from anywhere, else by import path from cwd.
+func instrumentTracePackage(ctx context.Context, t *replay.Trace, cwd, tags string) (*rewrite.Build, error) {
+	if t.Dir != "" {
+		if fi, err := os.Stat(t.Dir); err == nil && fi.IsDir() {
+			b, err := instrument(ctx, rewrite.Options{Dir: t.Dir, Patterns: []string{"."}, Tags: tags})
+			if err == nil {
+				for _, p := range b.Packages {
+					if p.ImportPath == t.Package {
+						return b, nil
+					}
+				}
+			}
+		}
+	}
+	return instrument(ctx, rewrite.Options{Dir: cwd, Patterns: []string{t.Package}, Tags: tags})
 }

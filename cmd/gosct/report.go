@@ -119,6 +119,8 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	if key == "" {
 		key = e.Kind + "\x00" + e.Test + "\x00" + firstLine(e.Message)
 	}
+	// Sites are file:line, which two packages may share.
+	key = pkg + "\x00" + key
 	dup := r.keys[key]
 	r.keys[key] = true
 	if e.Package != "" {
@@ -145,11 +147,15 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 		how = "regression trace " + regression
 	}
 	fmt.Fprintf(w, "--- BUG %s in %s (package %s, %s)\n", e.Kind, e.Test, pkg, how)
-	if e.Message != "" {
+	rep := strings.Trim(e.Report, "\n")
+	if e.Message != "" && !strings.Contains(rep, e.Message) {
 		fmt.Fprintf(w, "%s\n", indent(e.Message, "    "))
+		if rep != "" {
+			fmt.Fprintln(w)
+		}
 	}
-	if rep := strings.TrimRight(e.Report, "\n"); rep != "" && rep != e.Message {
-		fmt.Fprintf(w, "\n%s\n\n", indent(rep, "    "))
+	if rep != "" {
+		fmt.Fprintf(w, "%s\n\n", indent(rep, "    "))
 	}
 	if e.Trace != "" {
 		fmt.Fprintf(w, "    trace:  %s\n    replay: %s\n", e.Trace, replayCommand(e.Trace))

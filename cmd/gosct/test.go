@@ -44,6 +44,10 @@ type runner struct {
 	timeout string
 	// bugs and errors count what decides the exit status.
 	bugs int
+	// ahead paces startBuilds.
+	ahead chan struct{}
+	// diverged holds the divergences reported, to report each once.
+	diverged map[string]bool
 }
 
 func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -101,6 +105,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(b.Packages) == 0 {
 		rep.message("error", "", "", "", fmt.Sprintf("no package to test matches %s", strings.Join(o.packages, " ")))
 	}
+	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(filterTests(p.Tests, runRe)) > 0 })
 	for i, pkg := range b.Packages {
 		if ctx.Err() != nil {
 			rep.message("error", "", "", "", "interrupted")
@@ -116,7 +121,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		r.timeout = testTimeout(o.gotest.timeout, o.budget, len(tests))
-		bin, ok := r.buildPackage(i, pkg)
+		bin, ok := r.builtPackage(pkg, r.takeBuild(builds[i]))
 		if !ok {
 			continue
 		}
@@ -168,6 +173,22 @@ func packageTraceDir(dir, importPath string) string {
 	return filepath.Join(dir, strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(importPath))
 }
 
+// recordDir stores the package directory in a new trace, so that
+// `gosct replay` finds the package from any working directory. The trace
+// stays valid if this fails: replay then needs the module as working
+// directory.
+func recordDir(trace, dir string) {
+	if trace == "" {
+		return
+	}
+	t, err := replay.Read(trace)
+	if err != nil || t.Dir != "" {
+		return
+	}
+	t.Dir = dir
+	replay.Write(trace, t)
+}
+
 // exitStatus: a bug found is the answer the user asked for, so it wins over
 // errors met elsewhere (which were printed).
 func exitStatus(bugs, errs int) int {
@@ -180,17 +201,72 @@ func exitStatus(bugs, errs int) int {
 	return exitOK
 }
 
-// buildPackage builds pkg's instrumented test binary.
+// buildPackage builds pkg's instrumented test binary, and reports a failure.
 func (r *runner) buildPackage(i int, pkg *rewrite.Package) (string, bool) {
+	return r.builtPackage(pkg, r.build1(i, pkg))
+}
+
+// built is the outcome of one `go test -c`.
+type built struct {
+	bin string
+	out []byte
+	err error
+}
+
+func (r *runner) build1(i int, pkg *rewrite.Package) built {
 	bin := filepath.Join(r.tmp, fmt.Sprintf("%d-%s.test", i, path.Base(pkg.ImportPath)))
 	out, err := buildTestBinary(r.ctx, r.build.ModDir, r.build.Overlay, r.build.Flags, r.gt, pkg.ImportPath, bin)
-	if err != nil {
-		r.rep.output(out)
-		r.rep.message("error", pkg.ImportPath, "", "", "build failed: "+strings.TrimSpace(lastLine(err.Error())))
+	return built{bin, out, err}
+}
+
+// builtPackage reports a failed build (its output names the user's
+// file:line) and returns the binary of a good one.
+func (r *runner) builtPackage(pkg *rewrite.Package, b built) (string, bool) {
+	if b.err != nil {
+		r.rep.output(b.out)
+		r.rep.message("error", pkg.ImportPath, "", "", "build failed: "+strings.TrimSpace(lastLine(b.err.Error())))
 		r.rep.pkgLine("FAIL", pkg.ImportPath, "[build failed]")
 		return "", false
 	}
-	return bin, true
+	return b.bin, true
+}
+
+// startBuilds builds the test binaries of the packages that need one, in
+// order, one package ahead of their runs: compiling the next package
+// overlaps exploring the current one. The result of package i arrives on
+// the i-th channel (nil for a package that needs no build).
+func (r *runner) startBuilds(pkgs []*rewrite.Package, need func(*rewrite.Package) bool) []chan built {
+	chans := make([]chan built, len(pkgs))
+	for i, p := range pkgs {
+		if need(p) {
+			chans[i] = make(chan built, 1)
+		}
+	}
+	// ahead holds a token per build finished and not yet taken: at most
+	// one binary waits while the next one builds.
+	ahead := make(chan struct{}, 1)
+	r.ahead = ahead
+	go func() {
+		for i, p := range pkgs {
+			if chans[i] == nil {
+				continue
+			}
+			select {
+			case ahead <- struct{}{}:
+			case <-r.ctx.Done():
+				return
+			}
+			chans[i] <- r.build1(i, p)
+		}
+	}()
+	return chans
+}
+
+// takeBuild waits for the build of a package started by startBuilds.
+func (r *runner) takeBuild(c chan built) built {
+	b := <-c
+	<-r.ahead
+	return b
 }
 
 // regressions replays the traces kept in pkg's testdata/gosct.
@@ -241,9 +317,22 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 	}
 	args = append(args, r.gt.run...)
 	rep := r.rep
+	if rep.progress != nil {
+		rep.progress.begin(pkg.ImportPath, len(expected))
+	}
 	res, err := runBinary(r.ctx, binaryRun{
 		bin: bin, dir: pkg.Dir, cfg: cfg, args: args, stream: r.stream,
-		onEvent: func(e wire.Event) { r.event(pkg.ImportPath, e, regression) },
+		onEvent: func(e wire.Event) {
+			if cfg.Mode == "replay" && !cfg.Continue && e.Event == "bug" {
+				// The trace replayed is the one to point at: the
+				// runtime's copy lands in a temporary directory.
+				e.Trace = cfg.Trace
+			}
+			if cfg.Mode == "explore" && e.Event == "bug" {
+				recordDir(e.Trace, pkg.Dir)
+			}
+			r.event(pkg.ImportPath, e, regression)
+		},
 	}, rep)
 	if err != nil {
 		rep.message("error", pkg.ImportPath, "", "", err.Error())
@@ -260,8 +349,20 @@ func (r *runner) event(pkg string, e wire.Event, regression string) {
 		r.bugs++
 		r.rep.bug(pkg, e, regression)
 	case "test":
-		r.rep.test(pkg, e)
+		if regression == "" { // a regression replay is not exploration
+			r.rep.test(pkg, e)
+		}
 	case "diverged":
+		// With --continue every execution replays the prefix and
+		// diverges at the same point again: say it once.
+		k := pkg + "\x00" + e.Test + "\x00" + e.Message
+		if r.diverged[k] {
+			return
+		}
+		if r.diverged == nil {
+			r.diverged = map[string]bool{}
+		}
+		r.diverged[k] = true
 		msg := e.Message
 		if regression != "" {
 			msg = fmt.Sprintf("regression trace %s no longer follows the code (fixed, or changed?): %s", regression, msg)

@@ -1,12 +1,9 @@
 package missingunlock
 
-import (
-	"runtime"
-	"testing"
-)
+import "testing"
 
 func TestPollingConsumer(t *testing.T) {
-	var q Queue
+	q := New()
 	got := make(chan int)
 	go func() {
 		for {
@@ -14,7 +11,7 @@ func TestPollingConsumer(t *testing.T) {
 				got <- v
 				return
 			}
-			runtime.Gosched()
+			<-q.Ready()
 		}
 	}()
 	q.Push(7)

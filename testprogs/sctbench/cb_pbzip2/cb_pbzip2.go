@@ -29,11 +29,13 @@ type freeableMutex struct {
 	name  string
 }
 
+// Lock locks m; locking a deleted mutex panics.
 func (m *freeableMutex) Lock() {
 	m.mu.Lock()
 	m.check("lock")
 }
 
+// Unlock unlocks m; unlocking a deleted mutex panics.
 func (m *freeableMutex) Unlock() {
 	m.check("unlock")
 	m.mu.Unlock()
@@ -56,12 +58,15 @@ func newCond(m *freeableMutex, name string) *freeableCond {
 	return &freeableCond{c: sync.NewCond(&m.mu), name: name}
 }
 
+// Wait waits on c; waiting on a deleted condition variable, or having it
+// deleted while waiting, panics.
 func (c *freeableCond) Wait() {
 	c.check("wait")
 	c.c.Wait()
 	c.check("wait")
 }
 
+// Signal wakes one waiter; signalling a deleted condition variable panics.
 func (c *freeableCond) Signal() {
 	c.check("signal")
 	c.c.Signal()

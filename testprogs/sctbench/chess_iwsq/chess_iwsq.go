@@ -4,7 +4,10 @@
 // bug "BUG3", an off-by-one room test in push.
 package chess_iwsq
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 // Parameters of the SCTBench run (args "2": two stealers; defaults for the
 // rest).
@@ -26,7 +29,7 @@ func (it *item) operation() {
 
 // Run creates the stealers, then pushes and pops as the owner, joins the
 // stealers and checks that each item was processed exactly once.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	q := newQueue(queueSize)
 	items := make([]*item, nItems)
 	for i := range items {
@@ -58,7 +61,7 @@ func Run(errorf func(format string, args ...any)) {
 
 	for i, it := range items {
 		if it.field != 1 {
-			errorf("item %d processed %d times, want exactly once", i, it.field)
+			t.Errorf("item %d processed %d times, want exactly once", i, it.field)
 		}
 	}
 }

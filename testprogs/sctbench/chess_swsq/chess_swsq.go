@@ -6,7 +6,10 @@
 // std::out_of_range in the original).
 package chess_swsq
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 // Parameters of the SCTBench run (args "2": two stealers; defaults for the
 // rest).
@@ -29,7 +32,7 @@ func (it *item) operation() {
 // Run creates the stealers (thread ids 1 and 2; the owner is 0), then
 // pushes all items, then pops as many times as the owner, joins the stealers and checks that each item
 // was processed exactly once.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	st := newStateCapture()
 	q := newQueue(queueSize, st)
 	items := make([]*item, nItems)
@@ -59,7 +62,7 @@ func Run(errorf func(format string, args ...any)) {
 
 	for i, it := range items {
 		if it.field != 1 {
-			errorf("item %d processed %d times, want exactly once", i, it.field)
+			t.Errorf("item %d processed %d times, want exactly once", i, it.field)
 		}
 	}
 }

@@ -3,5 +3,5 @@ package chess_swsq
 import "testing"
 
 func TestWorkStealQueueWithState(t *testing.T) {
-	Run(t.Errorf)
+	Run(t)
 }

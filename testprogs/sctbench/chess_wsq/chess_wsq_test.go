@@ -3,5 +3,5 @@ package chess_wsq
 import "testing"
 
 func TestWorkStealQueue(t *testing.T) {
-	Run(t.Errorf)
+	Run(t)
 }

@@ -4,7 +4,10 @@
 // when the three ran in creation order.
 package cs_token_ring_bad
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 type state struct {
 	// atomic stands for ESBMC's __ESBMC_atomic_begin/end, which SCTBench
@@ -18,7 +21,7 @@ type state struct {
 // joining; here Run joins at the end so that no goroutine outlives the test,
 // which changes no interleaving that matters: main blocked in the join frees
 // the schedule exactly as main having returned does.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	s := &state{x1: 1, x2: 2, x3: 1}
 	var wg sync.WaitGroup
 	wg.Add(4)
@@ -48,7 +51,7 @@ func Run(errorf func(format string, args ...any)) {
 		s.atomic.Lock()
 		if s.f1 && s.f2 && s.f3 {
 			if !(s.x1 == s.x2 && s.x2 == s.x3) {
-				errorf("token ring out of order: x1=%d x2=%d x3=%d", s.x1, s.x2, s.x3)
+				t.Errorf("token ring out of order: x1=%d x2=%d x3=%d", s.x1, s.x2, s.x3)
 			}
 		}
 		s.atomic.Unlock()

@@ -3,5 +3,5 @@ package cs_token_ring_bad
 import "testing"
 
 func TestTokenRing(t *testing.T) {
-	Run(t.Errorf)
+	Run(t)
 }

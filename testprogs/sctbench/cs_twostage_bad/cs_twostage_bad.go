@@ -4,7 +4,10 @@
 // when it runs between some funcA's two stages.
 package cs_twostage_bad
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 // Thread counts of the SCTBench configuration.
 const (
@@ -19,7 +22,7 @@ type state struct {
 
 // Run starts numA funcA goroutines, then numB funcB goroutines, and joins
 // them all.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	s := &state{d1: new(sync.Mutex), d2: new(sync.Mutex)}
 	var wg sync.WaitGroup
 	wg.Add(numA + numB)
@@ -32,7 +35,7 @@ func Run(errorf func(format string, args ...any)) {
 	for i := 0; i < numB; i++ {
 		go func() {
 			defer wg.Done()
-			funcB(s, errorf)
+			funcB(s, t)
 		}()
 	}
 	wg.Wait()
@@ -48,7 +51,7 @@ func funcA(s *state) {
 	s.d2.Unlock()
 }
 
-func funcB(s *state, errorf func(format string, args ...any)) {
+func funcB(s *state, t testing.TB) {
 	s.d1.Lock()
 	if s.data1 == 0 {
 		s.d1.Unlock()
@@ -62,6 +65,6 @@ func funcB(s *state, errorf func(format string, args ...any)) {
 	s.d2.Unlock()
 
 	if t2 != t1+1 {
-		errorf("bug found: data1=%d but data2=%d", t1, t2)
+		t.Errorf("bug found: data1=%d but data2=%d", t1, t2)
 	}
 }

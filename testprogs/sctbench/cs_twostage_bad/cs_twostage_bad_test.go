@@ -3,5 +3,5 @@ package cs_twostage_bad
 import "testing"
 
 func TestTwostage(t *testing.T) {
-	Run(t.Errorf)
+	Run(t)
 }

@@ -4,7 +4,10 @@
 // increment can land between funcA's read and its check.
 package cs_wronglock_3_bad
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 // Thread counts of the SCTBench configuration.
 const (
@@ -19,14 +22,14 @@ type state struct {
 
 // Run starts the funcA goroutine first, then the funcB goroutines, and joins
 // them all.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	s := &state{dataLock: new(sync.Mutex), thisLock: new(sync.Mutex)}
 	var wg sync.WaitGroup
 	wg.Add(numA + numB)
 	for i := 0; i < numA; i++ {
 		go func() {
 			defer wg.Done()
-			funcA(s, errorf)
+			funcA(s, t)
 		}()
 	}
 	for i := 0; i < numB; i++ {
@@ -38,12 +41,12 @@ func Run(errorf func(format string, args ...any)) {
 	wg.Wait()
 }
 
-func funcA(s *state, errorf func(format string, args ...any)) {
+func funcA(s *state, t testing.TB) {
 	s.dataLock.Lock()
 	x := s.dataValue
 	s.dataValue = s.dataValue + 1 // a separate read and write, as in C
 	if s.dataValue != x+1 {
-		errorf("bug found: dataValue=%d, expected %d", s.dataValue, x+1)
+		t.Errorf("bug found: dataValue=%d, expected %d", s.dataValue, x+1)
 	}
 	s.dataLock.Unlock()
 }

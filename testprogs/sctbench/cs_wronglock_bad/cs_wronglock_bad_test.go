@@ -3,5 +3,5 @@ package cs_wronglock_bad
 import "testing"
 
 func TestWronglock(t *testing.T) {
-	Run(t.Errorf)
+	Run(t)
 }

@@ -5,7 +5,10 @@
 // target can sort a stale range and the real one is never sorted.
 package inspect_qsort_mt
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 // Parameters of the SCTBench run: "-n 32 -f 4 -h 2 -v".
 const (
@@ -49,13 +52,13 @@ type common struct {
 }
 
 // Run sorts a copy of the input with the thread pool and verifies the result.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	a := make([]uint32, len(input))
 	copy(a, input)
 	qsortMT(a)
 	for i := 1; i < len(a); i++ {
 		if a[i-1] > a[i] {
-			errorf("failed to verify sorted list: a[%d]=%d > a[%d]=%d in %v", i-1, a[i-1], i, a[i], a)
+			t.Errorf("failed to verify sorted list: a[%d]=%d > a[%d]=%d in %v", i-1, a[i-1], i, a[i], a)
 			return
 		}
 	}

@@ -3,5 +3,5 @@ package inspect_qsort_mt
 import "testing"
 
 func TestQsortMT(t *testing.T) {
-	Run(t.Errorf)
+	Run(t)
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"testing"
 )
 
 const (
@@ -74,7 +75,7 @@ func (s *safeStack) push(index int) {
 }
 
 // Run starts the three goroutines and joins them.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	s := newSafeStack(numItems)
 	var wg sync.WaitGroup
 	wg.Add(numThreads)
@@ -93,7 +94,7 @@ func Run(errorf func(format string, args ...any)) {
 				}
 				s.items[elem].value = id
 				if v := s.items[elem].value; v != id {
-					errorf("thread %d: item %d holds %d: two threads own the same item", id, elem, v)
+					t.Errorf("thread %d: item %d holds %d: two threads own the same item", id, elem, v)
 				}
 				s.push(elem)
 			}

@@ -3,5 +3,5 @@ package misc_safestack
 import "testing"
 
 func TestSafeStack(t *testing.T) {
-	Run(t.Errorf)
+	Run(t)
 }

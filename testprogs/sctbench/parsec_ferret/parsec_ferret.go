@@ -8,7 +8,10 @@
 // replaced by a trivial transformation of a token.
 package parsec_ferret
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 // Parameters of the SCTBench run ("corel lsh queries 1 1 2 output.txt").
 const (
@@ -37,7 +40,7 @@ type pipeline struct {
 // Run creates the stage threads in ferret's order (load; segment x2;
 // extract x2; vector x2; rank x2; output), waits for the output stage's
 // "done", cancels the pool and checks the output.
-func Run(errorf func(format string, args ...any)) {
+func Run(t testing.TB) {
 	p := &pipeline{}
 	for i := range p.queues {
 		p.queues[i] = newQueue(queueDepth)
@@ -77,7 +80,7 @@ func Run(errorf func(format string, args ...any)) {
 	wg.Wait()
 
 	if len(p.results) != expectedOut {
-		errorf("got %d results, want %d", len(p.results), expectedOut)
+		t.Errorf("got %d results, want %d", len(p.results), expectedOut)
 	}
 }
 

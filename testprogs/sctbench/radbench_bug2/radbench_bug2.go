@@ -59,22 +59,28 @@ func (rt *jsRuntime) newContext(th *jsThread) *jsContext {
 	return cx
 }
 
-// setThread is js_SetContextThread; no GC lock is taken.
+// setThread is js_SetContextThread: (re)link cx into th's context list and
+// bind it. No GC lock is taken.
 func setThread(cx *jsContext, th *jsThread) {
-	cx.thread = th
+	unlink(th, cx)
 	th.contexts = append(th.contexts, cx)
+	cx.thread = th
 }
 
-// clearThread is js_ClearContextThread; no GC lock is taken.
+// clearThread is js_ClearContextThread: unlink and unbind. No GC lock is
+// taken.
 func clearThread(cx *jsContext) {
-	th := cx.thread
+	unlink(cx.thread, cx)
+	cx.thread = nil
+}
+
+func unlink(th *jsThread, cx *jsContext) {
 	for i, c := range th.contexts {
 		if c == cx {
 			th.contexts = append(th.contexts[:i:i], th.contexts[i+1:]...)
-			break
+			return
 		}
 	}
-	cx.thread = nil
 }
 
 func (rt *jsRuntime) beginRequest(cx *jsContext) {

@@ -38,3 +38,13 @@ func TestPipeline(t *testing.T) {
 		t.Fatalf("sum %d, want 6", s)
 	}
 }
+
+// TestHandoff is small enough for a systematic search to cover every
+// schedule.
+func TestHandoff(t *testing.T) {
+	ch := make(chan int)
+	go func() { ch <- 42 }()
+	if v := <-ch; v != 42 {
+		t.Fatalf("got %d", v)
+	}
+}

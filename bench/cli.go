@@ -1,0 +1,180 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// DefaultSchedules is the full benchmark's schedule limit per run, chosen
+// so that the whole benchmark (every strategy on every program and fixed
+// twin) finishes within 30 minutes on a 2-core machine.
+const DefaultSchedules = 30000
+
+// DefaultBudget bounds one run, so that a few slow programs cannot take
+// the benchmark past its 30 minutes.
+const DefaultBudget = 10 * time.Second
+
+// Main is the gosct-bench command: it returns the exit status.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("gosct-bench", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", "testprogs", "the corpus directory")
+	strats := fs.String("strategies", strings.Join(DefaultStrategies, ","), "comma-separated strategies (pct1..pct3 are PCT with depth d)")
+	schedules := fs.Int("schedules", DefaultSchedules, "schedule limit per run")
+	seed := fs.Int64("seed", 1, "seed of every run")
+	budget := fs.Duration("budget", DefaultBudget, "wall-clock budget per run (0: none)")
+	jobs := fs.Int("jobs", 2, "test binaries run at once (each is nearly single-threaded: the runtime runs one goroutine at a time)")
+	races := fs.String("races", "auto", "race reports: off, report, or auto (on for Go-specific programs, off for SCTBench ports)")
+	programs := fs.String("programs", "", "regexp selecting programs by directory (a fixed twin is selected with its buggy program)")
+	out := fs.String("out", "docs/results.md", "markdown file to write (\"\": none)")
+	raw := fs.String("raw", "", "also write the raw results as JSON to this file")
+	from := fs.String("from", "", "render the raw results of an earlier run instead of running")
+	check := fs.Bool("check", false, "exit 1 if any run misses a known bug, reports a bug on a fixed program, or fails")
+	notes := fs.String("notes", "bench/reading.md", "markdown appended to the report (the reading of the figures); missing file: none")
+	quiet := fs.BoolP("quiet", "q", false, "no per-run log on stderr")
+	if err := fs.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "gosct-bench: %v\n", err)
+		return 2
+	}
+	st, err := ParseStrategies(*strats)
+	if err != nil {
+		return fail(err)
+	}
+	var sel *regexp.Regexp
+	if *programs != "" {
+		if sel, err = regexp.Compile(*programs); err != nil {
+			return fail(err)
+		}
+	}
+	absRoot, err := filepath.Abs(*root)
+	if err != nil {
+		return fail(err)
+	}
+	all, err := Load(absRoot)
+	if err != nil {
+		return fail(err)
+	}
+	ps := Select(all, sel)
+	if len(ps) == 0 {
+		return fail(fmt.Errorf("no program matches %q", *programs))
+	}
+	rep := &Report{
+		Programs: ps, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs,
+		Command: "go run ./cmd/gosct-bench " + strings.Join(args, " "),
+		Machine: Machine(),
+	}
+	if *from != "" {
+		b, err := os.ReadFile(*from)
+		if err != nil {
+			return fail(err)
+		}
+		if err := json.Unmarshal(b, rep); err != nil {
+			return fail(err)
+		}
+		rep.Programs, rep.Strategies = ps, st
+	} else {
+		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
+		if !*quiet {
+			c.Log = stderr
+		}
+		start := time.Now()
+		rep.Started = start.UTC().Format(time.RFC3339)
+		rs, err := Run(ctx, c, ps)
+		if err != nil {
+			return fail(err)
+		}
+		rep.WallS = time.Since(start).Seconds()
+		rep.List = rs.List()
+	}
+	rep.results = FromList(rep.List)
+	if b, err := os.ReadFile(*notes); err == nil {
+		rep.Notes = string(b)
+	}
+	if *raw != "" {
+		b, _ := json.MarshalIndent(rep, "", " ")
+		if err := os.WriteFile(*raw, b, 0o644); err != nil {
+			return fail(err)
+		}
+	}
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return fail(err)
+		}
+		rep.Markdown(f)
+		if err := f.Close(); err != nil {
+			return fail(err)
+		}
+	}
+	rep.Summary(stdout)
+	if *check {
+		problems := rep.Check()
+		for _, p := range problems {
+			fmt.Fprintf(stdout, "CHECK FAILED: %s\n", p)
+		}
+		if len(problems) > 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// Select keeps the programs whose directory matches re, with the fixed
+// twins of the buggy ones kept; nil re keeps all.
+func Select(ps []*Program, re *regexp.Regexp) []*Program {
+	if re == nil {
+		return ps
+	}
+	keep := map[string]bool{}
+	for _, p := range ps {
+		if re.MatchString(p.Dir) {
+			keep[p.Dir] = true
+			if p.Fixed != "" {
+				keep[filepath.ToSlash(filepath.Clean(p.Fixed))] = true
+			}
+		}
+	}
+	var out []*Program
+	for _, p := range ps {
+		if keep[p.Dir] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Machine describes the machine the benchmark runs on.
+func Machine() string {
+	model := ""
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				if i := strings.Index(l, ":"); i >= 0 {
+					model = strings.TrimSpace(l[i+1:])
+				}
+				break
+			}
+		}
+	}
+	s := fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	if model != "" {
+		s = model + ", " + s
+	}
+	return s
+}

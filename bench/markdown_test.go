@@ -1,0 +1,123 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCells(t *testing.T) {
+	three := 3
+	cases := map[string]string{
+		Cell(&Result{Found: true, First: 12, Buggy: -1}):                         "✓ 12",
+		Cell(&Result{Found: true, First: 1, Buggy: 25, Schedules: 100}):          "✓ 1 · 25%",
+		Cell(&Result{Found: true, First: 1, Buggy: 1, Schedules: 10000}):         "✓ 1 · 0.010%",
+		Cell(&Result{Found: true, First: 1, Buggy: 55, Schedules: 1000}):         "✓ 1 · 5.5%",
+		Cell(&Result{Buggy: -1}):                                                 "✗",
+		Cell(&Result{Buggy: -1, Exhausted: true}):                                "✗ all",
+		Cell(&Result{Err: "x"}):                                                  "err",
+		Cell(nil):                                                                "",
+		PaperCell(&Paper{Limit: 100000, Rand: &three, RandBuggy: 50000}, "rand"): "✓ 3 · 50%",
+		PaperCell(&Paper{Limit: 100000, IPB: &three}, "ipb"):                     "✓ 3",
+		PaperCell(&Paper{Limit: 100000}, "dfs"):                                  "✗",
+		PaperCell(nil, "dfs"):                                                    "",
+	}
+	for got, want := range cases {
+		if got != want {
+			t.Errorf("cell %q, want %q", got, want)
+		}
+	}
+}
+
+func testReport(t *testing.T, alarm bool) *Report {
+	ps, err := Load(filepath.Join("testdata", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := ParseStrategies("random,pb,portfolio")
+	var l []*Result
+	for _, p := range ps {
+		for _, s := range st {
+			r := &Result{Program: p.Dir, Strategy: s.Name, Buggy: -1, Schedules: 100, WallS: 0.5, ExploreS: 0.25}
+			if !p.IsFixed() && s.Name != "pb" {
+				r.Found, r.First, r.Kind = true, 2, p.Kind
+			}
+			if alarm && p.Dir == "gobugs/leak_fixed" && s.Name == "portfolio" {
+				r.Found, r.First, r.Kind, r.Message = true, 9, "leak", "goroutine | left blocked\nmore"
+			}
+			l = append(l, r)
+		}
+	}
+	return &Report{Programs: ps, Strategies: st, Schedules: 100, Seed: 1, Command: "go run ./cmd/gosct-bench", Machine: "m", List: l}
+}
+
+func TestMarkdown(t *testing.T) {
+	var b bytes.Buffer
+	testReport(t, false).Markdown(&b)
+	md := b.String()
+	for _, want := range []string{
+		"**None**: no strategy reported a bug on any of the 3 fixed (correct) programs.",
+		"| random | 1 / 1 | 1 / 1 (paper random) | 1 / 1 | 0 / 3 | 0 | 2 s |",
+		"| pb | 0 / 1 | 1 / 1 (paper IPB) | 0 / 1 | 0 / 3 | 0 | 2 s |",
+		"| portfolio | 1 / 1 |  | 1 / 1 | 0 / 3 | 0 | 2 s |",
+		"| 7 | CS.x_bad | failure | ✓ 2 | ✗ | ✓ 2 | ✓ 8 · 12% | ✓ 5 · 20% | ✓ 3 | ✓ 12 | ✗ | ok |",
+		"| gobugs/leak | leak | ✓ 2 | ✗ | ✓ 2 | ok |",
+		"| gobugs/orphan_fixed | 0.50s / 400 | 0.50s / 400 | 0.50s / 400 |",
+		"| pb vs paper IPB | — | CS.x_bad |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if rep := testReport(t, false); len(rep.Check()) != 2 {
+		t.Errorf("Check = %q, want the two misses of pb", rep.Check())
+	}
+}
+
+func TestMarkdownFalseAlarm(t *testing.T) {
+	rep := testReport(t, true)
+	var b bytes.Buffer
+	rep.Markdown(&b)
+	md := b.String()
+	for _, want := range []string{
+		"**1 false alarm** on the 3 fixed programs",
+		"| gobugs/leak_fixed | portfolio | leak | 9 | goroutine \\| left blocked |",
+		"| gobugs/leak | leak | ✓ 2 | ✗ | ✓ 2 | **FALSE ALARM** (portfolio) |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	found := false
+	for _, p := range rep.Check() {
+		found = found || strings.Contains(p, "gobugs/leak_fixed: portfolio reported a leak on a correct program")
+	}
+	if !found {
+		t.Errorf("Check misses the false alarm: %q", rep.Check())
+	}
+	var s bytes.Buffer
+	rep.Summary(&s)
+	if !strings.Contains(s.String(), "FALSE ALARM: gobugs/leak_fixed under portfolio") {
+		t.Errorf("summary:\n%s", s.String())
+	}
+}
+
+func TestRawRoundTrip(t *testing.T) {
+	rep := testReport(t, true)
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := &Report{Programs: rep.Programs, Strategies: rep.Strategies}
+	if err := json.Unmarshal(b, back); err != nil {
+		t.Fatal(err)
+	}
+	var m1, m2 bytes.Buffer
+	rep.Markdown(&m1)
+	back.Markdown(&m2)
+	if m1.String() != m2.String() {
+		t.Errorf("a report read back renders differently")
+	}
+}

@@ -1,0 +1,282 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/rewrite"
+)
+
+// Config says how to run the benchmark.
+type Config struct {
+	// Root is the corpus directory (testprogs).
+	Root       string
+	Strategies []Strategy
+	// Schedules is the schedule limit per run.
+	Schedules int
+	Seed      int64
+	// Budget bounds one run's exploration time; 0 means none.
+	Budget time.Duration
+	// Jobs is how many test binaries run at once.
+	Jobs int
+	// Races is the race mode: "off", "report", or "auto" (report on the
+	// Go-specific programs, off on the SCTBench ports, whose paper
+	// detected assertion failures and deadlocks only).
+	Races string
+	// Log receives one line per build and run; nil for none.
+	Log io.Writer
+}
+
+func (c *Config) races(p *Program) string {
+	switch c.Races {
+	case "auto", "":
+		if p.Suite() == "sctbench" {
+			return "off"
+		}
+		return "report"
+	}
+	return c.Races
+}
+
+// Run builds each program's instrumented test binary once and runs every
+// strategy on it. Results come back for every (program, strategy), errors
+// included; the error return is for a benchmark that cannot run at all.
+func Run(ctx context.Context, c Config, ps []*Program) (Results, error) {
+	if c.Jobs < 1 {
+		c.Jobs = 1
+	}
+	tmp, err := os.MkdirTemp("", "gosct-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	rs := Results{}
+	bins := c.build(ctx, tmp, ps, rs)
+
+	type job struct {
+		p *Program
+		s Strategy
+	}
+	var jobs []job
+	for _, p := range ps {
+		if bins[p.Dir] == nil {
+			continue
+		}
+		for _, s := range c.Strategies {
+			jobs = append(jobs, job{p, s})
+		}
+	}
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for w := 0; w < c.Jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next == len(jobs) || ctx.Err() != nil {
+					mu.Unlock()
+					return
+				}
+				j := jobs[next]
+				next++
+				mu.Unlock()
+				r := c.runOne(ctx, tmp, bins[j.p.Dir], j.p, j.s)
+				mu.Lock()
+				rs.Add(r)
+				c.logf("%-45s %-9s %s", j.p.Dir, j.s.Name, describe(j.p, r))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return rs, ctx.Err()
+}
+
+// binary is a built test binary.
+type binary struct {
+	path, dir, importPath string
+}
+
+// build instruments the programs module by module and builds one test
+// binary per package. A program that cannot be built gets an error result
+// for every strategy.
+func (c *Config) build(ctx context.Context, tmp string, ps []*Program, rs Results) map[string]*binary {
+	byMod := map[string][]*Program{}
+	var mods []string
+	for _, p := range ps {
+		if byMod[p.Module] == nil {
+			mods = append(mods, p.Module)
+		}
+		byMod[p.Module] = append(byMod[p.Module], p)
+	}
+	sort.Strings(mods)
+	fail := func(p *Program, err error) {
+		c.logf("%-45s build failed: %v", p.Dir, err)
+		for _, s := range c.Strategies {
+			rs.Add(&Result{Program: p.Dir, Strategy: s.Name, Buggy: -1, Err: "build: " + err.Error()})
+		}
+	}
+	bins := map[string]*binary{}
+	for _, m := range mods {
+		modDir := filepath.Join(c.Root, filepath.FromSlash(m))
+		var pats []string
+		for _, p := range byMod[m] {
+			rel, _ := filepath.Rel(modDir, filepath.Join(c.Root, filepath.FromSlash(p.Dir)))
+			pats = append(pats, "./"+filepath.ToSlash(rel))
+		}
+		start := time.Now()
+		b, err := rewrite.Instrument(ctx, rewrite.Options{Dir: modDir, Patterns: pats})
+		if err != nil {
+			for _, p := range byMod[m] {
+				fail(p, fmt.Errorf("instrument: %v", err))
+			}
+			continue
+		}
+		c.logf("instrumented %d packages of %s in %.1fs", len(b.Packages), modDir, time.Since(start).Seconds())
+		byDir := map[string]*rewrite.Package{}
+		for _, pkg := range b.Packages {
+			byDir[filepath.Clean(pkg.Dir)] = pkg
+		}
+		for i, p := range byMod[m] {
+			dir := filepath.Clean(filepath.Join(c.Root, filepath.FromSlash(p.Dir)))
+			pkg := byDir[dir]
+			if pkg == nil {
+				fail(p, fmt.Errorf("the rewriter returned no package for %s", dir))
+				continue
+			}
+			if len(pkg.Tests) == 0 {
+				fail(p, fmt.Errorf("no test functions"))
+				continue
+			}
+			out := filepath.Join(tmp, fmt.Sprintf("%s-%d-%s.test", filepath.Base(modDir), i, path.Base(pkg.ImportPath)))
+			start := time.Now()
+			if err := buildBinary(ctx, b.ModDir, b.Overlay, b.Flags, pkg.ImportPath, out); err != nil {
+				fail(p, err)
+				continue
+			}
+			c.logf("%-45s built in %.1fs", p.Dir, time.Since(start).Seconds())
+			bins[p.Dir] = &binary{path: out, dir: dir, importPath: pkg.ImportPath}
+		}
+	}
+	return bins
+}
+
+// runOne runs strategy s on program p's binary.
+func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program, s Strategy) *Result {
+	r := &Result{Program: p.Dir, Strategy: s.Name, Buggy: -1}
+	traces, err := os.MkdirTemp(tmp, "traces-")
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	defer os.RemoveAll(traces)
+	cfg := wire.Config{
+		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: c.Seed,
+		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth,
+		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces,
+	}
+	timeout := 10 * time.Minute
+	if c.Budget > 0 {
+		// The runtime stops exploring at least 3 s before the timeout:
+		// leave room above the budget for that margin and the report,
+		// but not much more, since a run that hangs costs all of it.
+		timeout = c.Budget + 10*time.Second
+	}
+	o, err := runBinary(ctx, bin.path, bin.dir, tmp, cfg, timeout)
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	interpret(r, o, s, c.Schedules)
+	return r
+}
+
+// interpret fills r from a run's events and output.
+func interpret(r *Result, o *runOutcome, s Strategy, limit int) {
+	r.WallS = o.wall.Seconds()
+	tests := 0
+	exhausted := true
+	for _, e := range o.events {
+		switch e.Event {
+		case "bug":
+			if !r.Found || e.Schedule < r.First {
+				r.Found, r.Kind, r.Message, r.First = true, e.Kind, e.Message, e.Schedule
+			}
+		case "test":
+			tests++
+			r.Schedules += e.Schedules
+			r.ExploreS += e.ElapsedS
+			exhausted = exhausted && e.Exhausted
+		}
+	}
+	r.Exhausted = tests > 0 && exhausted
+	if s.CountBuggy && tests > 0 {
+		r.Buggy = o.failed
+		if r.Found && r.Buggy == 0 {
+			// A bug that failed no schedule subtest: the count would
+			// be wrong, so none is given.
+			r.Buggy = -1
+		}
+	}
+	switch {
+	case tests == 0:
+		r.Err = fmt.Sprintf("the test binary exited with status %d without reporting a test:\n%s", o.exit, o.tail)
+	case !r.Found && o.exit != 0:
+		r.Err = fmt.Sprintf("the test binary exited with status %d but reported no bug:\n%s", o.exit, o.tail)
+	}
+	stoppedEarly := !r.Found || s.CountBuggy
+	r.Budget = tests > 0 && stoppedEarly && !r.Exhausted && r.Schedules < limit*tests
+}
+
+// describe is the log line of a run.
+func describe(p *Program, r *Result) string {
+	var s string
+	switch {
+	case r.Err != "":
+		s = "ERROR " + firstLine(r.Err)
+	case r.Found && p.IsFixed():
+		s = fmt.Sprintf("FALSE ALARM %s at schedule %d", r.Kind, r.First)
+	case r.Found:
+		s = fmt.Sprintf("found %s at schedule %d", r.Kind, r.First)
+	case p.IsFixed():
+		s = "no bug (correct)"
+	default:
+		s = "MISSED"
+	}
+	if pc := r.BuggyPercent(); pc >= 0 {
+		s += fmt.Sprintf(", %.2f%% buggy", pc)
+	}
+	extra := ""
+	if r.Exhausted {
+		extra = ", exhausted"
+	}
+	if r.Budget {
+		extra += ", budget hit"
+	}
+	return fmt.Sprintf("%s; %d schedules in %.2fs (%.0f/s)%s", s, r.Schedules, r.WallS, r.SchedulesPerS(), extra)
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func (c *Config) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format+"\n", args...)
+	}
+}

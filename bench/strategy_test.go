@@ -1,0 +1,32 @@
+package bench
+
+import "testing"
+
+func TestParseStrategies(t *testing.T) {
+	st, err := ParseStrategies("random, pct1,pct,dfs,pct3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st) != 4 {
+		t.Fatalf("got %+v, want pct and pct3 merged", st)
+	}
+	if s := st[1]; s.Strategy != "pct" || s.Depth != 1 || !s.CountBuggy {
+		t.Errorf("pct1 = %+v", s)
+	}
+	if s := st[2]; s.Name != "pct3" || s.Depth != 3 {
+		t.Errorf("pct = %+v", s)
+	}
+	if s := st[3]; s.Strategy != "dfs" || s.CountBuggy {
+		t.Errorf("dfs = %+v", s)
+	}
+	for _, bad := range []string{"", "pct0", "pct1x", "bfs"} {
+		if _, err := ParseStrategies(bad); err == nil {
+			t.Errorf("ParseStrategies(%q) succeeded", bad)
+		}
+	}
+	for _, n := range DefaultStrategies {
+		if _, err := ParseStrategy(n); err != nil {
+			t.Errorf("default strategy %s: %v", n, err)
+		}
+	}
+}

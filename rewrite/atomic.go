@@ -1,0 +1,115 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// isAtomicKind reports sync/atomic functions and methods, and sync.Map
+// methods: one scheduling point before the operation, which happens
+// unchanged.
+func isAtomicKind(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if fn.Pkg().Path() == "sync/atomic" {
+		return funcKey(fn) != "" || methodKey(fn) != ""
+	}
+	pkg, name := recvNamed(fn)
+	return pkg == "sync" && name == "Map"
+}
+
+func (r *fileRewriter) isAtomicCall(call *ast.CallExpr) bool {
+	fn, _, _ := r.calleeFunc(call.Fun)
+	return isAtomicKind(fn)
+}
+
+// atomic puts a scheduling point, gosct.Atomic(a), before an atomic
+// operation: around the call if it has one result, else around its first
+// argument (evaluated after the receiver, before the operation), else as a
+// statement before it. a is the address operated on (nil if computing it
+// twice could differ).
+func (r *fileRewriter) atomic(c *astutil.Cursor, call *ast.CallExpr, a ast.Expr) {
+	if a == nil || !sideEffectFree(r.info, a) {
+		a = ast.NewIdent("nil")
+	}
+	pos := call.Pos()
+	tok := r.hook(pos, "Atomic", a)
+	sig, _ := r.typeOf(call.Fun).(*types.Signature)
+	if sig == nil {
+		return
+	}
+	if sig.Results().Len() == 1 {
+		c.Replace(r.replaced(r.hook(pos, "Then", tok, call), call))
+		return
+	}
+	if len(call.Args) > 0 && sig.Params().Len() > 0 && r.wrappable(call.Args[0], sig.Params().At(0).Type()) {
+		call.Args[0] = r.hook(pos, "Then", tok, call.Args[0])
+		return
+	}
+	if sig.Results().Len() == 0 {
+		r.atomicPre[call] = tok
+	}
+}
+
+// wrappable reports whether gosct.Then(tok, e) can stand where e is
+// passed as a parameter of type p: Then's type argument is e's type,
+// which for an untyped constant is its default type.
+func (r *fileRewriter) wrappable(e ast.Expr, p types.Type) bool {
+	tv, ok := r.info.Types[e]
+	if !ok || tv.IsNil() {
+		return false
+	}
+	if tv.Value == nil {
+		return true
+	}
+	// go/types records a constant with the type it was converted to, so
+	// an untyped constant cannot be told from a typed one: accept it
+	// where Then's inferred type (the default type, for an untyped one)
+	// is sure to be what the parameter gets.
+	if _, isIface := p.Underlying().(*types.Interface); isIface {
+		return true
+	}
+	return types.Identical(defaultType(tv.Value.Kind()), p)
+}
+
+// postExprStmt puts the scheduling point of an atomic operation without
+// results before its statement, or in a function literal when the
+// statement is not in a list (a for loop's post statement).
+func (r *fileRewriter) postExprStmt(c *astutil.Cursor, n *ast.ExprStmt) {
+	call, ok := n.X.(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	tok, ok := r.atomicPre[call]
+	if !ok {
+		return
+	}
+	if c.Index() >= 0 {
+		c.InsertBefore(exprStmt(tok))
+		return
+	}
+	lit := &ast.FuncLit{Type: &ast.FuncType{Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{List: []ast.Stmt{exprStmt(tok), n}}}
+	c.Replace(exprStmt(&ast.CallExpr{Fun: lit}))
+}
+
+// defaultType is the default type of an untyped constant of kind k.
+func defaultType(k constant.Kind) types.Type {
+	switch k {
+	case constant.Bool:
+		return types.Typ[types.Bool]
+	case constant.String:
+		return types.Typ[types.String]
+	case constant.Int:
+		return types.Typ[types.Int]
+	case constant.Float:
+		return types.Typ[types.Float64]
+	case constant.Complex:
+		return types.Typ[types.Complex128]
+	}
+	return types.Typ[types.Invalid]
+}

@@ -1,0 +1,347 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// funcHooks maps package-level functions to the hook with the same
+// signature that replaces them.
+var funcHooks = map[string]string{
+	"time.Sleep": "Sleep", "time.After": "After", "time.Tick": "Tick",
+	"time.NewTimer": "NewTimer", "time.NewTicker": "NewTicker", "time.AfterFunc": "AfterFunc",
+	"time.Now": "Now", "time.Since": "Since", "time.Until": "Until",
+	"context.WithTimeout": "WithTimeout", "context.WithDeadline": "WithDeadline",
+	"context.WithTimeoutCause": "WithTimeoutCause", "context.WithDeadlineCause": "WithDeadlineCause",
+	"runtime.Gosched": "Gosched",
+	"sync.OnceFunc":   "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
+}
+
+// methodHooks maps methods (package.Type.Method) to the hook taking the
+// receiver (its address for a value receiver type) as first argument.
+var methodHooks = map[string]string{
+	"sync.Mutex.Lock": "Lock", "sync.Mutex.Unlock": "Unlock", "sync.Mutex.TryLock": "TryLock",
+	"sync.RWMutex.Lock": "RWLock", "sync.RWMutex.Unlock": "RWUnlock", "sync.RWMutex.TryLock": "RWTryLock",
+	"sync.RWMutex.RLock": "RLock", "sync.RWMutex.RUnlock": "RUnlock", "sync.RWMutex.TryRLock": "TryRLock",
+	"sync.RWMutex.RLocker": "RLocker",
+	"sync.WaitGroup.Add":   "Add", "sync.WaitGroup.Done": "Done", "sync.WaitGroup.Wait": "Wait",
+	"sync.WaitGroup.Go": "WaitGroupGo",
+	"sync.Once.Do":      "Do",
+	"sync.Cond.Wait":    "CondWait", "sync.Cond.Signal": "Signal", "sync.Cond.Broadcast": "Broadcast",
+	"time.Timer.Stop": "TimerStop", "time.Timer.Reset": "TimerReset",
+	"time.Ticker.Stop": "TickerStop", "time.Ticker.Reset": "TickerReset",
+	"testing.T.Run": "Run", "testing.T.Parallel": "Parallel",
+}
+
+// calleeFunc is the function or method a call (or a function value
+// expression) denotes, with the selection for a method.
+func (r *fileRewriter) calleeFunc(fun ast.Expr) (*types.Func, *ast.SelectorExpr, *types.Selection) {
+	fun = unparen(fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = unparen(f.X)
+	case *ast.IndexListExpr:
+		fun = unparen(f.X)
+	}
+	switch f := fun.(type) {
+	case *ast.Ident:
+		fn, _ := r.info.Uses[f].(*types.Func)
+		return fn, nil, nil
+	case *ast.SelectorExpr:
+		if sel, ok := r.info.Selections[f]; ok {
+			fn, _ := sel.Obj().(*types.Func)
+			return fn, f, sel
+		}
+		fn, _ := r.info.Uses[f.Sel].(*types.Func)
+		return fn, nil, nil
+	}
+	return nil, nil, nil
+}
+
+// funcKey is "pkgpath.Name" for a package-level function.
+func funcKey(fn *types.Func) string {
+	if fn == nil || fn.Pkg() == nil {
+		return ""
+	}
+	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+		return ""
+	}
+	return fn.Pkg().Path() + "." + fn.Name()
+}
+
+// recvNamed is the package path and name of a method's receiver base type
+// ("" for an interface method).
+func recvNamed(fn *types.Func) (pkg, name string) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return "", ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		if _, isIface := n.Underlying().(*types.Interface); isIface {
+			return "", ""
+		}
+		return n.Obj().Pkg().Path(), n.Obj().Name()
+	}
+	return "", ""
+}
+
+func methodKey(fn *types.Func) string {
+	pkg, name := recvNamed(fn)
+	if pkg == "" {
+		return ""
+	}
+	return pkg + "." + name + "." + fn.Name()
+}
+
+// lockerHook is the hook for a Lock or Unlock called through an interface
+// value that is a sync.Locker: the runtime looks at the dynamic type.
+func (r *fileRewriter) lockerHook(fn *types.Func, sel *types.Selection) string {
+	if fn.Name() != "Lock" && fn.Name() != "Unlock" {
+		return ""
+	}
+	if !types.IsInterface(fn.Type().(*types.Signature).Recv().Type()) {
+		return ""
+	}
+	// The value the method is called on: the receiver, or the embedded
+	// interface field the selection goes through (struct{ sync.Locker }).
+	t := sel.Recv()
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return ""
+		}
+		t = st.Field(i).Type()
+	}
+	if !types.AssignableTo(t, lockerIface) {
+		return ""
+	}
+	if fn.Name() == "Lock" {
+		return "LockerLock"
+	}
+	return "LockerUnlock"
+}
+
+// lockerIface has sync.Locker's method set: assignability to it is
+// assignability to sync.Locker.
+var lockerIface = func() *types.Interface {
+	sig := types.NewSignatureType(nil, nil, nil, nil, nil, false)
+	methods := []*types.Func{
+		types.NewFunc(token.NoPos, nil, "Lock", sig),
+		types.NewFunc(token.NoPos, nil, "Unlock", sig),
+	}
+	return types.NewInterfaceType(methods, nil).Complete()
+}()
+
+// recvExpr is the receiver of a method call as the hooks take it: the
+// address of a value receiver, through the embedded fields the selection
+// went through (s.Lock() with an embedded Mutex is gosct.Lock(&s.Mutex)).
+// ok is false if an embedded field on the way is not accessible here.
+func (r *fileRewriter) recvExpr(se *ast.SelectorExpr, sel *types.Selection, wantAddr bool) (ast.Expr, bool) {
+	e := se.X
+	t := r.typeOf(se.X)
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if t == nil {
+			return nil, false
+		}
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil, false
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != r.pkg {
+			return nil, false
+		}
+		e = &ast.SelectorExpr{X: e, Sel: ast.NewIdent(f.Name())}
+		t = f.Type()
+	}
+	if wantAddr && !isPointer(t) {
+		if _, isIface := t.Underlying().(*types.Interface); !isIface {
+			if len(idx) == 1 {
+				if tv, ok := r.info.Types[se.X]; ok && !tv.Addressable() {
+					return nil, false
+				}
+			}
+			return addr(e), true
+		}
+	}
+	return e, true
+}
+
+// postCall rewrites calls of builtins on channels, of the hooked
+// functions and methods, and of the atomic operations.
+func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
+	if r.skip[call] || r.hooks[call] {
+		return
+	}
+	if tv, ok := r.info.Types[call.Fun]; ok && tv.IsType() {
+		return
+	}
+	if id, ok := unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := r.info.Uses[id].(*types.Builtin); ok {
+			r.builtin(c, call, b.Name())
+			return
+		}
+	}
+	fn, se, sel := r.calleeFunc(call.Fun)
+	if fn == nil {
+		return
+	}
+	pos := call.Pos()
+	if isAtomicKind(fn) {
+		var a ast.Expr
+		if sel != nil {
+			a, _ = r.recvExpr(se, sel, true)
+		} else if len(call.Args) > 0 {
+			a = call.Args[0]
+		}
+		r.atomic(c, call, a)
+		return
+	}
+	if sel == nil {
+		if h, ok := funcHooks[funcKey(fn)]; ok {
+			f := r.hookFunc(pos, h)
+			switch x := unparen(call.Fun).(type) {
+			case *ast.IndexExpr:
+				call.Fun = &ast.IndexExpr{X: f, Index: x.Index}
+			case *ast.IndexListExpr:
+				call.Fun = &ast.IndexListExpr{X: f, Indices: x.Indices}
+			default:
+				call.Fun = f
+			}
+			r.hooks[call] = true
+		}
+		return
+	}
+	h := methodHooks[methodKey(fn)]
+	wantAddr := true
+	if h == "" {
+		h = r.lockerHook(fn, sel)
+		wantAddr = false
+	}
+	if h == "" {
+		return
+	}
+	recv, ok := r.recvExpr(se, sel, wantAddr)
+	if !ok {
+		return
+	}
+	nc := r.hook(pos, h, append([]ast.Expr{recv}, call.Args...)...)
+	nc.Ellipsis = call.Ellipsis
+	c.Replace(r.replaced(nc, call))
+}
+
+// builtin rewrites close, len and make of channels.
+func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name string) {
+	if len(call.Args) == 0 {
+		return
+	}
+	isChan := func(e ast.Expr) bool {
+		t := r.typeOf(e)
+		if t == nil {
+			return false
+		}
+		return chanElem(t) != nil
+	}
+	switch name {
+	case "close":
+		c.Replace(r.replaced(r.hook(call.Pos(), "Close", call.Args[0]), call))
+	case "len":
+		// Len takes a <-chan E: the length of a send-only channel is
+		// left alone.
+		if isChan(call.Args[0]) && !isSendOnly(r.typeOf(call.Args[0])) {
+			c.Replace(r.replaced(r.hook(call.Pos(), "Len", call.Args[0]), call))
+		}
+	case "make":
+		t := r.typeOf(call)
+		if t == nil || chanElem(t) == nil {
+			return
+		}
+		var e ast.Expr = r.hook(call.Pos(), "Chan", call)
+		if _, plain := types.Unalias(t).(*types.Chan); !plain {
+			// A named channel type (or a type parameter): convert back,
+			// since the hook returns the plain chan type.
+			e = &ast.CallExpr{Fun: call.Args[0], Args: []ast.Expr{e}}
+		}
+		c.Replace(r.replaced(e, call))
+	}
+}
+
+// chanElem is the element type of a channel type, or of the core type of
+// a type parameter; nil if t is no channel.
+func chanElem(t types.Type) types.Type {
+	if tp, ok := t.(*types.TypeParam); ok {
+		var elem types.Type
+		iface, _ := tp.Constraint().Underlying().(*types.Interface)
+		if iface == nil {
+			return nil
+		}
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			if u, ok := iface.EmbeddedType(i).(*types.Union); ok {
+				for j := 0; j < u.Len(); j++ {
+					if ch, ok := u.Term(j).Type().Underlying().(*types.Chan); ok {
+						elem = ch.Elem()
+					} else {
+						return nil
+					}
+				}
+			} else if ch, ok := iface.EmbeddedType(i).Underlying().(*types.Chan); ok {
+				elem = ch.Elem()
+			}
+		}
+		return elem
+	}
+	if ch, ok := t.Underlying().(*types.Chan); ok {
+		return ch.Elem()
+	}
+	return nil
+}
+
+// postSelector rewrites reads of fields and package variables, method
+// values of hooked methods, and function values of hooked functions.
+func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
+	sel, ok := r.info.Selections[se]
+	if !ok {
+		switch obj := r.info.Uses[se.Sel].(type) {
+		case *types.Var:
+			r.read(c, se)
+		case *types.Func:
+			if r.callee[se] {
+				return
+			}
+			if h, ok := funcHooks[funcKey(obj)]; ok {
+				if sig := obj.Type().(*types.Signature); sig.TypeParams().Len() == 0 {
+					c.Replace(r.replaced(r.hookFunc(se.Pos(), h), se))
+				}
+			}
+		}
+		return
+	}
+	switch sel.Kind() {
+	case types.FieldVal:
+		r.read(c, se)
+	case types.MethodVal:
+		if !r.callee[se] {
+			r.methodValue(c, se, sel)
+		}
+	}
+}
+
+func isSendOnly(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	return ok && ch.Dir() == types.SendOnly
+}

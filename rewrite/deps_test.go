@@ -1,0 +1,59 @@
+package rewrite
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDeps instruments a module together with its dependency
+// golang.org/x/sync: errgroup is copied out of the module cache, rewritten
+// and replaced in the overlaid go.mod; the test passes as before.
+func TestDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs golang.org/x/sync from the module proxy")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-r", "testdata/depuser/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if out, err := goCmd(t, dir, "mod", "tidy"); err != nil {
+		t.Skipf("go mod tidy (module proxy unreachable?): %v\n%s", err, out)
+	}
+	b, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}, Deps: true, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Warnings) > 0 {
+		t.Errorf("warnings: %v", b.Warnings)
+	}
+	ov, err := os.ReadFile(b.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The overlaid go.mod replaces x/sync with an instrumented copy.
+	var gomod []byte
+	for _, line := range strings.Split(string(ov), "\n") {
+		if strings.Contains(line, "go.mod") {
+			f := strings.Split(line, `"`)
+			gomod, _ = os.ReadFile(f[len(f)-2])
+		}
+	}
+	i := strings.Index(string(gomod), "replace golang.org/x/sync v0.24.0 => ")
+	if i < 0 {
+		t.Fatalf("overlaid go.mod has no replace of x/sync:\n%s", gomod)
+	}
+	copyDir := strings.TrimSpace(strings.SplitN(string(gomod[i:]), "=> ", 2)[1])
+	copyDir = strings.SplitN(copyDir, "\n", 2)[0]
+	eg, err := os.ReadFile(filepath.Join(copyDir, "errgroup", "errgroup.go"))
+	if err != nil || !strings.Contains(string(eg), "gosct.Done(&g.wg)") {
+		t.Fatalf("errgroup.go in the copy is not instrumented (%v):\n%.400s", err, eg)
+	}
+	out, err := goCmd(t, dir, append([]string{"test", "-count=1", "-v", "-overlay=" + b.Overlay}, append(b.Flags, "./...")...)...)
+	if err != nil || !hasLine(out, "--- PASS: TestGroup") && !strings.Contains(out, "--- PASS: TestGroup") {
+		t.Fatalf("instrumented test failed: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,118 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// methodValue rewrites mu.Lock used as a value into a function literal
+// calling the hook. The receiver is evaluated where the method value is,
+// as Go does: directly if it is a variable's address, else through an
+// immediately called literal that binds it.
+func (r *fileRewriter) methodValue(c *astutil.Cursor, se *ast.SelectorExpr, sel *types.Selection) {
+	fn, _ := sel.Obj().(*types.Func)
+	if fn == nil {
+		return
+	}
+	h := methodHooks[methodKey(fn)]
+	wantAddr := true
+	if h == "" {
+		h = r.lockerHook(fn, sel)
+		wantAddr = false
+	}
+	if h == "" {
+		return
+	}
+	recv, ok := r.recvExpr(se, sel, wantAddr)
+	if !ok {
+		return
+	}
+	sig, _ := r.typeOf(se).(*types.Signature)
+	if sig == nil || sig.Variadic() {
+		return
+	}
+	ft := r.funcTypeExpr(sig)
+	if ft == nil {
+		return
+	}
+	var args []ast.Expr
+	for _, f := range ft.Params.List {
+		args = append(args, f.Names[0])
+	}
+	stable := isVarAddr(recv)
+	bound := recv
+	if !stable {
+		bound = ast.NewIdent("gosct_r")
+	}
+	call := r.hook(se.Pos(), h, append([]ast.Expr{bound}, args...)...)
+	var body ast.Stmt = exprStmt(call)
+	if sig.Results().Len() > 0 {
+		body = &ast.ReturnStmt{Results: []ast.Expr{call}}
+	}
+	lit := &ast.FuncLit{Type: ft, Body: &ast.BlockStmt{List: []ast.Stmt{body}}}
+	if stable {
+		c.Replace(r.replaced(lit, se))
+		return
+	}
+	rt := r.typeExpr(r.recvType(recv, sel))
+	if rt == nil {
+		return
+	}
+	outer := &ast.FuncLit{
+		Type: &ast.FuncType{
+			Params:  &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{ast.NewIdent("gosct_r")}, Type: rt}}},
+			Results: &ast.FieldList{List: []*ast.Field{{Type: r.funcTypeExpr(sig)}}},
+		},
+		Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{lit}}}},
+	}
+	c.Replace(r.replaced(&ast.CallExpr{Fun: outer, Args: []ast.Expr{recv}}, se))
+}
+
+// recvType is the type of the receiver expression recvExpr built.
+func (r *fileRewriter) recvType(recv ast.Expr, sel *types.Selection) types.Type {
+	fn := sel.Obj().(*types.Func)
+	t := fn.Type().(*types.Signature).Recv().Type()
+	if _, isIface := t.Underlying().(*types.Interface); isIface {
+		return sel.Recv()
+	}
+	return t
+}
+
+// isVarAddr reports &v for a variable v: an address that cannot change
+// between the method value and its call (the value of a pointer or
+// interface variable can).
+func isVarAddr(e ast.Expr) bool {
+	u, ok := e.(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return false
+	}
+	_, ok = unparen(u.X).(*ast.Ident)
+	return ok
+}
+
+// funcTypeExpr spells a signature with named parameters gosct_p0...
+func (r *fileRewriter) funcTypeExpr(sig *types.Signature) *ast.FuncType {
+	ft := &ast.FuncType{Params: &ast.FieldList{}}
+	for i := 0; i < sig.Params().Len(); i++ {
+		te := r.typeExpr(sig.Params().At(i).Type())
+		if te == nil {
+			return nil
+		}
+		ft.Params.List = append(ft.Params.List, &ast.Field{
+			Names: []*ast.Ident{ast.NewIdent("gosct_p" + itoa(i))}, Type: te})
+	}
+	if sig.Results().Len() > 0 {
+		ft.Results = &ast.FieldList{}
+		for i := 0; i < sig.Results().Len(); i++ {
+			te := r.typeExpr(sig.Results().At(i).Type())
+			if te == nil {
+				return nil
+			}
+			ft.Results.List = append(ft.Results.List, &ast.Field{Type: te})
+		}
+	}
+	return ft
+}

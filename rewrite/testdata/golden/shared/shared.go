@@ -1,0 +1,69 @@
+package shared
+
+var counter int
+var flag bool
+var table = map[string]int{}
+
+type T struct {
+	n    int
+	arr  [4]int
+	next *T
+}
+
+func Inc() {
+	counter++
+	counter += 2
+	counter = counter * 2
+	table["a"] = counter
+	_ = table["a"]
+	if v, ok := table["b"]; ok {
+		counter = v
+	}
+}
+
+func Spin() {
+	for !flag {
+	}
+}
+
+func Ptr(p *T, s []int) int {
+	p.n++
+	p.arr[1] = 3
+	p.next.n = p.n
+	*(&p.n) = 4
+	local := 0
+	local++
+	s[0] = local
+	return p.n + s[0] + local
+}
+
+func Closure() int {
+	x := 0
+	y := 0
+	done := make(chan bool)
+	go func() {
+		x = 1
+		done <- true
+	}()
+	<-done
+	y++
+	return x + y + len([3]int{})
+}
+
+const K = len("abc")
+
+func Consts(a [3]int) int {
+	var arr [3]int
+	return K + len(arr) + len(a)
+}
+
+func CommaOK(k string) bool {
+	v, ok := table[k]
+	return ok && v > 0
+}
+
+func next() int { return 1 }
+
+func OpAssignCall() {
+	counter += next()
+}

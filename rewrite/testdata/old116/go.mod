@@ -1,0 +1,3 @@
+module example.com/old116
+
+go 1.16

@@ -1,0 +1,3 @@
+module example.com/oldloops
+
+go 1.21

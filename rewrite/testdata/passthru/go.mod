@@ -1,0 +1,3 @@
+module example.com/passthru
+
+go 1.22

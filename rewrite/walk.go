@@ -1,0 +1,349 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// pre marks the context of the children of a node before they are
+// visited; it returns false for subtrees that are never rewritten (types,
+// constants, imports).
+func (r *fileRewriter) pre(c *astutil.Cursor) bool {
+	n := c.Node()
+	if e, ok := n.(ast.Expr); ok {
+		if tv, found := r.info.Types[e]; found && (tv.IsType() || tv.Value != nil) {
+			return false
+		}
+	}
+	switch n := n.(type) {
+	case *ast.ImportSpec, *ast.FuncType, *ast.Field:
+		return false
+	case *ast.FuncDecl:
+		// Examples are not run under gosct's control, and go vet
+		// insists their output comment stays their last comment.
+		if n.Recv == nil && strings.HasPrefix(n.Name.Name, "Example") && strings.HasSuffix(r.fset.Position(n.Pos()).Filename, "_test.go") {
+			return false
+		}
+	case *ast.GenDecl:
+		return n.Tok != token.IMPORT && n.Tok != token.TYPE
+	case *ast.UnaryExpr:
+		if n.Op == token.AND {
+			r.noRead[unparen(n.X)] = true
+		}
+	case *ast.AssignStmt:
+		for _, l := range n.Lhs {
+			r.noRead[unparen(l)] = true
+		}
+		if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+			r.markCommaOK(n.Rhs[0])
+		}
+	case *ast.ValueSpec:
+		if len(n.Names) == 2 && len(n.Values) == 1 {
+			r.markCommaOK(n.Values[0])
+		}
+	case *ast.IncDecStmt:
+		r.noRead[unparen(n.X)] = true
+	case *ast.RangeStmt:
+		if n.Key != nil {
+			r.noRead[unparen(n.Key)] = true
+		}
+		if n.Value != nil {
+			r.noRead[unparen(n.Value)] = true
+		}
+	case *ast.SelectorExpr:
+		// The base of a field selection is part of the accessed location
+		// (instrumented at the selector); a method's receiver is passed
+		// to the method, whose own accesses are instrumented.
+		if _, ok := r.info.Selections[n]; ok {
+			r.noRead[unparen(n.X)] = true
+		}
+	case *ast.IndexExpr:
+		if t := r.typeOf(n.X); t != nil {
+			switch t.Underlying().(type) {
+			case *types.Array, *types.Slice, *types.Map, *types.Pointer:
+				r.noRead[unparen(n.X)] = true
+			}
+		}
+	case *ast.SliceExpr:
+		if t := r.typeOf(n.X); t != nil {
+			if _, ok := t.Underlying().(*types.Array); ok {
+				r.noRead[unparen(n.X)] = true
+			}
+		}
+	case *ast.StarExpr:
+		r.noRead[unparen(n.X)] = true
+	case *ast.CallExpr:
+		r.callee[unparen(n.Fun)] = true
+	case *ast.LabeledStmt:
+		// The rewriting of a select or range loop is a block; break and
+		// continue need the label inside it (on the switch or loop), goto
+		// needs it outside. A label used both ways is left alone.
+		if r.gotoLabels[n.Label.Name] && r.breakLabels[n.Label.Name] {
+			r.skip[n.Stmt] = true
+		}
+	case *ast.SelectStmt:
+		r.markSelect(n)
+	case *ast.GoStmt:
+		if r.isAtomicCall(n.Call) {
+			r.skip[n.Call] = true
+		}
+	case *ast.DeferStmt:
+		// Deferred, the Then form would perform the atomic operation at
+		// the defer statement, not at return: see deferredAtomic.
+		if r.isAtomicCall(n.Call) {
+			r.skip[n.Call] = true
+		}
+	}
+	return true
+}
+
+// markCommaOK marks the operand of a two-valued assignment: a receive
+// becomes Recv2 at the assignment; a map index cannot be wrapped.
+func (r *fileRewriter) markCommaOK(e ast.Expr) {
+	switch x := unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.ARROW {
+			r.skip[x] = true
+		}
+	case *ast.IndexExpr:
+		r.noRead[x] = true
+	}
+}
+
+// post rewrites a node whose children are rewritten already.
+func (r *fileRewriter) post(c *astutil.Cursor) bool {
+	switch n := c.Node().(type) {
+	case *ast.Ident:
+		if c.Name() != "Sel" {
+			r.read(c, n)
+		}
+	case *ast.SelectorExpr:
+		r.postSelector(c, n)
+	case *ast.IndexExpr:
+		r.read(c, n)
+	case *ast.StarExpr:
+		r.read(c, n)
+	case *ast.CallExpr:
+		r.postCall(c, n)
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW && !r.skip[n] {
+			c.Replace(r.replaced(r.hook(n.Pos(), "Recv", n.X), n))
+		}
+	case *ast.SendStmt:
+		if !r.skip[n] {
+			if call := r.send(n.Arrow, "Send", n.Chan, n.Value); call != nil {
+				c.Replace(exprStmt(call))
+			}
+		}
+	case *ast.AssignStmt:
+		r.postAssign(c, n)
+	case *ast.ValueSpec:
+		if len(n.Names) == 2 && len(n.Values) == 1 {
+			if u, ok := unparen(n.Values[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				n.Values[0] = r.hook(u.Pos(), "Recv2", u.X)
+			}
+		}
+	case *ast.IncDecStmt:
+		op := token.ADD
+		if n.Tok == token.DEC {
+			op = token.SUB
+		}
+		one := &ast.BasicLit{Kind: token.INT, Value: "1"}
+		if s := r.write(c, n.X, one, op); s != nil {
+			c.Replace(s)
+		}
+	case *ast.ExprStmt:
+		r.postExprStmt(c, n)
+	case *ast.RangeStmt:
+		if !r.skip[n] {
+			r.postRange(c, n)
+		}
+	case *ast.SelectStmt:
+		if !r.skip[n] {
+			r.postSelect(c, n)
+		}
+	case *ast.GoStmt:
+		r.postGo(c, n)
+	case *ast.DeferStmt:
+		if r.skip[n.Call] {
+			r.deferredAtomic(c, n.Call, n.Defer, false)
+		}
+	case *ast.LabeledStmt:
+		if b, ok := n.Stmt.(*ast.BlockStmt); ok && !r.gotoLabels[n.Label.Name] {
+			if i, ok := r.labelInside[b]; ok {
+				b.List[i] = &ast.LabeledStmt{Label: n.Label, Stmt: b.List[i]}
+				c.Replace(b)
+			}
+		}
+	case *ast.FuncDecl:
+		r.postFunc(n)
+	}
+	return true
+}
+
+// read instruments a read of shared memory in a value context.
+func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
+	if r.noRead[e] {
+		return
+	}
+	tv, ok := r.info.Types[e]
+	if !ok || !tv.IsValue() || tv.Value != nil || quietType(tv.Type) {
+		return
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		if _, isVar := r.info.Uses[id].(*types.Var); !isVar {
+			return
+		}
+	}
+	if !r.sharedMem(e) {
+		return
+	}
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		if _, isMap := r.typeOf(x.X).Underlying().(*types.Map); isMap {
+			if sideEffectFree(r.info, x.X) {
+				c.Replace(r.replaced(r.hook(x.Pos(), "Then", r.hook(x.Pos(), "Read", x.X), x), e))
+			}
+			return
+		}
+	case *ast.StarExpr:
+		c.Replace(r.replaced(r.hook(x.Pos(), "Load", x.X), e))
+		return
+	}
+	if !tv.Addressable() {
+		return
+	}
+	c.Replace(r.replaced(r.hook(e.Pos(), "Load", addr(e)), e))
+}
+
+// write instruments the assignment lhs op= rhs (op is token.ASSIGN for
+// plain assignment) and returns the statement replacing it, or nil.
+// A map element gets a Write before the statement, inserted here.
+func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Token) ast.Stmt {
+	lhs = unparen(lhs)
+	tv, ok := r.info.Types[lhs]
+	if !ok || quietType(tv.Type) || !r.sharedMem(lhs) {
+		return nil
+	}
+	if ix, ok := lhs.(*ast.IndexExpr); ok {
+		if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap {
+			if sideEffectFree(r.info, ix.X) && c.Index() >= 0 {
+				c.InsertBefore(exprStmt(r.hook(lhs.Pos(), "Write", ix.X)))
+			}
+			return nil
+		}
+	}
+	if !tv.Addressable() && !isStar(lhs) {
+		return nil
+	}
+	if op == token.ASSIGN {
+		var call *ast.CallExpr
+		if rt := r.typeOf(rhs); rt != nil && !isUntyped(rt) && !types.Identical(rt, tv.Type) {
+			call = r.hookInst(lhs.Pos(), "Store", tv.Type, addr(lhs), rhs)
+			if call == nil {
+				return nil
+			}
+		} else {
+			call = r.hook(lhs.Pos(), "Store", addr(lhs), rhs)
+		}
+		return exprStmt(call)
+	}
+	if !sideEffectFree(r.info, lhs) {
+		return nil
+	}
+	// gc evaluates the calls of x op= f() before it loads x; Load is a
+	// call, evaluated left to right, so f() goes first into a temporary.
+	var pre ast.Stmt
+	if !sideEffectFree(r.info, rhs) && !r.constShift(rhs) && c.Index() >= 0 {
+		v := ident("gosct_v")
+		pre = &ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{rhs}}
+		rhs = v
+	}
+	old := r.hook(lhs.Pos(), "Load", addr(lhs))
+	if _, isBin := rhs.(*ast.BinaryExpr); isBin {
+		rhs = &ast.ParenExpr{X: rhs}
+	}
+	val := &ast.BinaryExpr{X: old, Op: op, Y: rhs}
+	store := exprStmt(r.hook(lhs.Pos(), "Store", addr(lhs), val))
+	if pre != nil {
+		return &ast.BlockStmt{List: []ast.Stmt{pre, store}}
+	}
+	return store
+}
+
+// constShift reports a shift of a constant in e (1 << f()): an untyped
+// constant there takes its type from the context, which a temporary
+// would lose.
+func (r *fileRewriter) constShift(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.SHL || b.Op == token.SHR) {
+			if tv, ok := r.info.Types[b.X]; ok && tv.Value != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isStar(e ast.Expr) bool { _, ok := e.(*ast.StarExpr); return ok }
+
+func isUntyped(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Info()&types.IsUntyped != 0
+}
+
+// postAssign handles v, ok := <-ch and writes of shared memory.
+func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
+	if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+		if u, ok := unparen(n.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW && r.skip[u] && !r.skip[n] {
+			n.Rhs[0] = r.hook(u.Pos(), "Recv2", u.X)
+		}
+	}
+	if len(n.Lhs) == 2 && len(n.Rhs) == 1 && !r.skip[n] && c.Index() >= 0 {
+		// v, ok := m[k] cannot be wrapped: a Read before the statement.
+		if ix, ok := unparen(n.Rhs[0]).(*ast.IndexExpr); ok && sideEffectFree(r.info, ix.X) {
+			if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap && r.sharedMem(ix) {
+				c.InsertBefore(exprStmt(r.hook(ix.Pos(), "Read", ix.X)))
+			}
+		}
+	}
+	if r.skip[n] || n.Tok == token.DEFINE {
+		return
+	}
+	if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+		op := token.ASSIGN
+		if n.Tok != token.ASSIGN {
+			op = n.Tok - (token.ADD_ASSIGN - token.ADD)
+		}
+		if s := r.write(c, n.Lhs[0], n.Rhs[0], op); s != nil {
+			c.Replace(s)
+		}
+		return
+	}
+	// Several locations at once: a Write before the statement for each.
+	if c.Index() < 0 {
+		return
+	}
+	for _, l := range n.Lhs {
+		l = unparen(l)
+		tv, ok := r.info.Types[l]
+		if !ok || quietType(tv.Type) || !r.sharedMem(l) || !sideEffectFree(r.info, l) {
+			continue
+		}
+		if ix, ok := l.(*ast.IndexExpr); ok {
+			if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap {
+				c.InsertBefore(exprStmt(r.hook(l.Pos(), "Write", ix.X)))
+				continue
+			}
+		}
+		if tv.Addressable() || isStar(l) {
+			c.InsertBefore(exprStmt(r.hook(l.Pos(), "Write", addr(l))))
+		}
+	}
+}

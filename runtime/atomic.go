@@ -1,0 +1,24 @@
+package runtime
+
+// Atomics (sync/atomic functions and types, sync.Map methods). The
+// operation itself is the real one, performed by the caller right after
+// the scheduling point: Atomic precedes it in the rewritten expression.
+// One goroutine runs at a time, so the operations are sequentially
+// consistent, as the Go memory model specifies for atomics.
+
+// Atomic is the scheduling point before an atomic operation on addr (the
+// variable's address, the atomic value's, or the sync.Map).
+func Atomic(addr any) Token {
+	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
+		e.raceAtomic(addr)
+	}
+	return Token{}
+}
+
+// Then returns v: Then(Atomic(&x), atomic.LoadInt32(&x)) evaluates the
+// scheduling point, then the operation.
+func Then[T any](_ Token, v T) T { return v }
+
+// raceAtomic is the race detector's hook for an atomic operation on addr:
+// atomics synchronize (acquire and release) and never race.
+func (e *execution) raceAtomic(addr any) {}

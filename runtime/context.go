@@ -1,0 +1,302 @@
+package runtime
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Contexts with a virtual deadline. context.WithDeadline would arm a real
+// timer, so inside an execution WithDeadline builds the context from parts
+// whose behaviour is Go's own:
+//
+//	parent <- deadlineCtx (ours, private) <- cancelCtx (context.WithCancelCause, returned)
+//
+// The returned context is an ordinary cancelCtx, so its children attach to
+// it synchronously and its Done, Err, Value and cancellation are the
+// standard library's. Its parent, deadlineCtx, reports the virtual
+// deadline (Deadline is inherited) and is the only way the deadline
+// reaches the cancelCtx with the error context.DeadlineExceeded: the
+// context package lets a custom parent cancel a child with its own Err
+// only through the AfterFunc method that deadlineCtx implements. When the
+// virtual timer fires, a goroutine of the execution (the timer goroutine
+// of real Go) cancels the context: ctx.Err() is DeadlineExceeded, for its
+// children too, and context.Cause is the cause given to WithDeadlineCause.
+//
+// A cancellation of the parent reaches deadlineCtx through
+// context.AfterFunc, which runs in a goroutine the runtime does not
+// control: goroutines blocked on ctx.Done() see it through polling, as
+// for any context cancelled by uncontrolled code.
+
+// WithTimeout is context.WithTimeout on the virtual clock.
+func WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return withDeadline(parent, Now().Add(d), nil, callerPC2())
+}
+
+// WithTimeoutCause is context.WithTimeoutCause on the virtual clock.
+func WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
+	return withDeadline(parent, Now().Add(d), cause, callerPC2())
+}
+
+// WithDeadline is context.WithDeadline on the virtual clock.
+func WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
+	return withDeadline(parent, d, nil, callerPC2())
+}
+
+// WithDeadlineCause is context.WithDeadlineCause on the virtual clock.
+func WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
+	return withDeadline(parent, d, cause, callerPC2())
+}
+
+// callerPC2 is the pc of the call to the hook that calls it.
+func callerPC2() uintptr {
+	var pcs [1]uintptr
+	runtime.Callers(3, pcs[:])
+	return pcs[0]
+}
+
+func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) (context.Context, context.CancelFunc) {
+	e, me := enter()
+	if e == nil {
+		return context.WithDeadlineCause(parent, d, cause)
+	}
+	if parent == nil {
+		panic("cannot create context from nil parent")
+	}
+	if cur, ok := parent.Deadline(); ok && cur.Before(d) {
+		// The parent's deadline is earlier: it will cancel first.
+		return context.WithCancel(parent)
+	}
+	dc := &deadlineCtx{parent: parent, deadline: d, cause: cause, e: e, done: make(chan struct{})}
+	if parent.Done() != nil {
+		if err := parent.Err(); err != nil {
+			dc.finish(err, false)
+		} else {
+			dc.stopParent = context.AfterFunc(parent, func() { dc.finish(parent.Err(), false) })
+		}
+	}
+	e.mu.Lock()
+	dur := d.Sub(e.clock.instant(e.clock.now))
+	e.mu.Unlock()
+	if dur <= 0 {
+		// Already expired: cancelled at once, as Go does.
+		dc.finish(context.DeadlineExceeded, true)
+	}
+	ctx, cancel := context.WithCancelCause(dc)
+	e.mu.Lock()
+	if !e.over && dc.Err() == nil {
+		dc.timer = &vtimer{kind: tkFunc, f: dc.expire, pc: pc, owner: me.id, idx: -1}
+		e.clock.arm(e, dc.timer, dur)
+		if dc.stopParent != nil {
+			e.clock.ctxs = append(e.clock.ctxs, dc)
+		}
+	}
+	e.mu.Unlock()
+	return ctx, func() { dc.cancel(cancel) }
+}
+
+// deadlineCtx is the private parent of a context with a virtual deadline.
+type deadlineCtx struct {
+	parent   context.Context
+	deadline time.Time
+	cause    error
+	e        *execution
+	done     chan struct{}
+	timer    *vtimer // guarded by e.mu
+
+	mu         sync.Mutex
+	err        error
+	expired    bool
+	settling   bool // err is set, the afters are being run
+	stopParent func() bool
+	// afters are the functions registered by AfterFunc, in order; nil
+	// entries were stopped.
+	afters []func()
+}
+
+func (c *deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *deadlineCtx) Done() <-chan struct{}       { return c.done }
+
+func (c *deadlineCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Value answers context.Cause's lookup of the innermost cancelCtx with one
+// that holds the cause of the expiry, when there is one; other keys go to
+// the parent.
+func (c *deadlineCtx) Value(key any) any {
+	if k := cancelCtxKey(); k != nil && key == k {
+		c.mu.Lock()
+		expired := c.expired
+		c.mu.Unlock()
+		if expired && c.cause != nil {
+			cc, cancel := context.WithCancelCause(context.Background())
+			cancel(c.cause)
+			return cc.Value(key)
+		}
+	}
+	return c.parent.Value(key)
+}
+
+func (c *deadlineCtx) String() string {
+	return "gosct.WithDeadline(" + c.deadline.String() + ")"
+}
+
+// AfterFunc is how the context package attaches the returned cancelCtx to
+// this parent (its afterFuncer interface): f runs when the deadline
+// expires or the parent is cancelled.
+func (c *deadlineCtx) AfterFunc(f func()) func() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		go f()
+		return func() bool { return false }
+	}
+	i := len(c.afters)
+	c.afters = append(c.afters, f)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if i < len(c.afters) && c.afters[i] != nil {
+			c.afters[i] = nil
+			return true
+		}
+		return false
+	}
+}
+
+// expire runs when the virtual deadline is reached, in a goroutine of the
+// execution.
+func (c *deadlineCtx) expire() { c.finish(context.DeadlineExceeded, true) }
+
+// finish makes c done with err and cancels what is attached to it.
+func (c *deadlineCtx) finish(err error, expired bool) {
+	if c.settle(err, expired) {
+		c.disarm()
+	}
+}
+
+// settle makes c done with err, unless it is already, and cancels what is
+// attached to it; it reports whether it did. It takes no runtime lock.
+func (c *deadlineCtx) settle(err error, expired bool) bool {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return false
+	}
+	c.err, c.expired = err, expired
+	c.settling = true
+	close(c.done)
+	fs := c.afters
+	c.afters = nil
+	stop := c.stopParent
+	c.stopParent = nil
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	for _, f := range fs {
+		if f != nil {
+			f()
+		}
+	}
+	c.mu.Lock()
+	c.settling = false
+	c.mu.Unlock()
+	return true
+}
+
+// settleCancelled finishes, before the clock moves, the deadline contexts
+// whose parent was cancelled but which have not heard of it yet (the news
+// travels through a goroutine the runtime does not control): the clock
+// must not fire a deadline that a cancellation already overtook. It
+// reports whether it finished one. Lock held.
+func (c *clock) settleCancelled() bool {
+	any := false
+	live := c.ctxs[:0]
+	for _, dc := range c.ctxs {
+		dc.mu.Lock()
+		err, settling := dc.err, dc.settling
+		dc.mu.Unlock()
+		if err == nil {
+			err = dc.parent.Err()
+			if err == nil {
+				live = append(live, dc)
+				continue
+			}
+			dc.settle(err, false)
+			any = true
+		}
+		if dc.timer != nil {
+			c.disarm(dc.timer)
+		}
+		if settling {
+			// Another goroutine is cancelling what hangs from it: let
+			// it finish before anything else happens.
+			live = append(live, dc)
+			any = true
+			runtime.Gosched()
+		}
+	}
+	for i := len(live); i < len(c.ctxs); i++ {
+		c.ctxs[i] = nil
+	}
+	c.ctxs = live
+	return any
+}
+
+// cancel is the CancelFunc: a scheduling point (it closes the Done
+// channel other goroutines may wait on), then Go's cancellation; the
+// timer and the link to the parent are released, as Go's timerCtx does.
+func (c *deadlineCtx) cancel(cancel context.CancelCauseFunc) {
+	if e, me := enter(); e != nil {
+		e.yield(me, opCancel)
+	}
+	cancel(nil)
+	c.mu.Lock()
+	stop := c.stopParent
+	c.stopParent = nil
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	c.disarm()
+}
+
+// disarm removes the deadline's timer, unless its execution is over.
+func (c *deadlineCtx) disarm() {
+	c.e.mu.Lock()
+	if c.timer != nil && !c.e.over {
+		c.e.clock.disarm(c.timer)
+	}
+	c.e.mu.Unlock()
+}
+
+// cancelCtxKey returns the key context.Cause looks the innermost cancelCtx
+// up with (the address of an unexported variable of package context),
+// learnt once by asking Cause about a context that records it.
+func cancelCtxKey() any {
+	keyOnce.Do(func() {
+		s := &keySpy{}
+		context.Cause(s)
+		ctxKey = s.key
+	})
+	return ctxKey
+}
+
+var (
+	keyOnce sync.Once
+	ctxKey  any
+)
+
+type keySpy struct {
+	context.Context
+	key any
+}
+
+func (s *keySpy) Err() error            { return context.Canceled }
+func (s *keySpy) Value(key any) any     { s.key = key; return nil }
+func (s *keySpy) Done() <-chan struct{} { return nil }

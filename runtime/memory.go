@@ -1,0 +1,95 @@
+package runtime
+
+import "unsafe"
+
+// Shared memory. The rewriter turns every access to memory that another
+// goroutine may reach (package-level variables, captured locals, memory
+// behind pointers, slice elements, maps) into Load, Store, Read or Write.
+// Each is a scheduling point before the access, so that every
+// interleaving of accesses is reachable (two goroutines incrementing a
+// counter without a lock can lose an update), and tells the race detector
+// about the access.
+//
+// settings.accessPoints (on by default) can turn the scheduling points
+// off: accesses then happen with the surrounding synchronization
+// operations, which makes schedules much shorter (only synchronization
+// interleaves), and racy outcomes are left to the race detector to
+// report. Sequential consistency holds either way: one goroutine runs at
+// a time.
+
+// Token is the result of Atomic, Read and Write: it lets the rewriter put
+// the scheduling point inside an expression, before the access
+// (Then(Atomic(&x), atomic.AddInt32(&x, 1))).
+type Token struct{}
+
+// Load reads *p: the rewriting of a read of a shared variable.
+func Load[T any](p *T) T {
+	if e, me := enter(); e != nil {
+		if e.set.accessPoints && !e.yield(me, opRead) {
+			return *p
+		}
+		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p))
+	}
+	return *p
+}
+
+// Store writes v to *p: the rewriting of x = v for a shared variable.
+func Store[T any](p *T, v T) {
+	if e, me := enter(); e != nil {
+		if e.set.accessPoints && !e.yield(me, opWrite) {
+			*p = v
+			return
+		}
+		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p))
+	}
+	*p = v
+}
+
+// Read is the scheduling point before a shared read the rewriter cannot
+// turn into Load (a map index, a complex expression): addr is the
+// variable's address, or the map itself.
+func Read(addr any) Token {
+	if e, me := enter(); e != nil {
+		if e.set.accessPoints && !e.yield(me, opRead) {
+			return Token{}
+		}
+		e.raceRead(dataPtr(addr), 0)
+	}
+	return Token{}
+}
+
+// Write is the scheduling point before a shared write the rewriter cannot
+// turn into Store (a map assignment, a complex lvalue).
+func Write(addr any) Token {
+	if e, me := enter(); e != nil {
+		if e.set.accessPoints && !e.yield(me, opWrite) {
+			return Token{}
+		}
+		e.raceWrite(dataPtr(addr), 0)
+	}
+	return Token{}
+}
+
+// dataPtr is the pointer held by an interface holding a pointer, map or
+// channel: the identity of the memory accessed.
+func dataPtr(x any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1] }
+
+// ptrOf is the address of a sync object, for the race detector.
+func ptrOf[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }
+
+// The hooks of the happens-before race detector (a separate part fills
+// them in). They are called with the execution's lock held or by the token
+// holder, so they see accesses in the order of the schedule.
+//
+// raceRead and raceWrite: an access of size bytes at p; size 0 means the
+// whole object p identifies (a map).
+func (e *execution) raceRead(p unsafe.Pointer, size uintptr)  {}
+func (e *execution) raceWrite(p unsafe.Pointer, size uintptr) {}
+
+// raceAcquire, raceRelease and raceReleaseMerge: synchronization on the
+// object at p, as Go's race annotations of package sync name them (a
+// lock acquires; an unlock releases; a read unlock or WaitGroup.Done
+// merges its release with the others').
+func (e *execution) raceAcquire(p unsafe.Pointer)      {}
+func (e *execution) raceRelease(p unsafe.Pointer)      {}
+func (e *execution) raceReleaseMerge(p unsafe.Pointer) {}

@@ -1,0 +1,126 @@
+package runtime
+
+import "sync"
+
+// sync.Mutex. The model is a flag and the list of goroutines waiting for
+// it. Go's mutex lets any waiter, or a goroutine arriving just then, take
+// a mutex that is unlocked: its starvation mode only hands the mutex to
+// the oldest waiter after it has waited for a millisecond, a matter of
+// timing that is always avoidable. Since the moment a goroutine starts
+// waiting inside Lock is not observable, any goroutine blocked in Lock may
+// be the one that wins. The model does exactly that: Unlock makes every
+// waiter runnable, the strategy's choice of goroutine decides who takes
+// the mutex, and the moment one does, the others are blocked again.
+
+type mutexState struct {
+	locked  bool
+	holder  *goroutine
+	waiters gset
+}
+
+// acquireMutex takes st for me, waiting while it is held; kind names the
+// object in wait descriptions. Lock held on entry; on true, held on
+// return; false: released, the execution is over.
+func (e *execution) acquireMutex(me *goroutine, st *mutexState, kind string) bool {
+	for st.locked {
+		st.waiters.add(me)
+		if !e.block(me, kind+" held by "+gname(st.holder)) {
+			e.mu.Lock()
+			st.waiters.remove(me)
+			e.mu.Unlock()
+			return false
+		}
+		e.mu.Lock()
+	}
+	e.takeMutex(me, st, kind)
+	return true
+}
+
+// takeMutex locks a free st for me; the waiters made runnable by its last
+// unlock wait again. Lock held.
+func (e *execution) takeMutex(me *goroutine, st *mutexState, kind string) {
+	st.waiters.remove(me)
+	st.locked, st.holder = true, me
+	if len(st.waiters) > 0 {
+		what := kind + " held by " + gname(me)
+		for _, w := range st.waiters {
+			e.unready(w, what)
+		}
+	}
+}
+
+// releaseMutex unlocks st: every waiter may now take it. Lock held.
+func (e *execution) releaseMutex(st *mutexState) {
+	st.locked, st.holder = false, nil
+	for _, w := range st.waiters {
+		e.ready(w)
+	}
+}
+
+// Lock locks m: the rewriting of m.Lock() for a sync.Mutex. It is not
+// reentrant: a goroutine locking a mutex it holds blocks forever.
+func Lock(m *sync.Mutex) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opLock) {
+		m.Lock()
+		return
+	}
+	e.mu.Lock()
+	if !e.acquireMutex(me, e.sync.mutex(m), "mutex") {
+		m.Lock()
+		return
+	}
+	e.acquire(ptrOf(m))
+	e.mu.Unlock()
+}
+
+// TryLock tries to lock m without blocking: the rewriting of m.TryLock().
+func TryLock(m *sync.Mutex) bool {
+	e, me := enter()
+	if e == nil || !e.yield(me, opLock) {
+		return m.TryLock()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := e.sync.mutex(m)
+	if st.locked {
+		return false
+	}
+	e.takeMutex(me, st, "mutex")
+	e.acquire(ptrOf(m))
+	return true
+}
+
+// Unlock unlocks m: the rewriting of m.Unlock(). Unlocking an unlocked
+// mutex is a Go fatal error, reported as a bug of kind panic.
+func Unlock(m *sync.Mutex) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opUnlock) {
+		unlockLeftover(m)
+		return
+	}
+	e.mu.Lock()
+	st := e.sync.mutex(m)
+	if !st.locked {
+		e.fatal(me, "sync: unlock of unlocked mutex")
+		return
+	}
+	e.release(ptrOf(m))
+	e.releaseMutex(st)
+	e.mu.Unlock()
+}
+
+// unlockLeftover is the pass-through Unlock. Once executions have run in
+// the process, the caller may be a goroutine that outlived one (an
+// adopted goroutine released at its end) unlocking a mutex it locked in
+// the model: the real mutex is unlocked, and Go's fatal error would kill
+// the whole test binary. Such an unlock is dropped. The cost: after the
+// first execution, a real unlock of an unlocked mutex by uncontrolled code
+// goes unreported.
+func unlockLeftover(m *sync.Mutex) {
+	if everControlled.Load() && m.TryLock() {
+		m.Unlock() // it was unlocked: restore, and drop the caller's unlock
+		return
+	}
+	m.Unlock()
+}

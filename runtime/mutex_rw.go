@@ -1,0 +1,318 @@
+package runtime
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// sync.RWMutex, following rwmutex.go. Writers first exclude each other
+// with a mutex (w); the writer holding w then announces itself, and from
+// that moment new readers block (Go's writer preference: a reader-writer-
+// reader chain deadlocks) until it has drained the readers already in,
+// taken the lock, and unlocked it. Its Unlock lets the readers that
+// blocked meanwhile in, all at once, before the next writer can announce
+// itself.
+
+type rwState struct {
+	w      mutexState
+	writer rwWriter
+	wg     *goroutine // the announced writer
+	// readers hold read locks (a goroutine once per RLock); blocked wait
+	// for the announced writer's Unlock.
+	readers []*goroutine
+	blocked []*syncWaiter
+}
+
+type rwWriter uint8
+
+const (
+	rwFree    rwWriter = iota
+	rwPending          // announced, waiting for the readers to leave
+	rwHeld
+)
+
+// rwLock write-locks st for me. Lock held on entry; on true, held on
+// return; false: released, the execution is over.
+func (e *execution) rwLock(me *goroutine, st *rwState) bool {
+	if !e.acquireMutex(me, &st.w, "rwmutex write lock") {
+		return false
+	}
+	st.wg = me
+	if len(st.readers) == 0 {
+		st.writer = rwHeld
+		return true
+	}
+	st.writer = rwPending
+	for st.writer != rwHeld {
+		if !e.block(me, "readers to leave: "+gnames(st.readers)) {
+			return false
+		}
+		e.mu.Lock()
+	}
+	return true
+}
+
+// rwUnlock releases the write lock, or returns Go's fatal error. Lock held.
+func (e *execution) rwUnlock(st *rwState) string {
+	if st.writer != rwHeld {
+		return "sync: Unlock of unlocked RWMutex"
+	}
+	st.writer, st.wg = rwFree, nil
+	for _, w := range st.blocked {
+		st.readers = append(st.readers, w.g)
+		e.grant(w)
+	}
+	st.blocked = st.blocked[:0]
+	e.releaseMutex(&st.w)
+	return ""
+}
+
+// rwRLock read-locks st for me; see rwLock.
+func (e *execution) rwRLock(me *goroutine, st *rwState) bool {
+	if st.writer == rwFree {
+		st.readers = append(st.readers, me)
+		return true
+	}
+	w := &syncWaiter{g: me}
+	st.blocked = append(st.blocked, w)
+	return e.awaitGrant(me, w, "rwmutex write-locked or a writer waiting: "+gname(st.wg))
+}
+
+// rwRUnlock releases a read lock (preferably one me holds: a read lock is
+// not tied to a goroutine in Go), or returns Go's fatal error. Lock held.
+func (e *execution) rwRUnlock(me *goroutine, st *rwState) string {
+	n := len(st.readers)
+	if n == 0 {
+		return "sync: RUnlock of unlocked RWMutex"
+	}
+	i := n - 1
+	for j, g := range st.readers {
+		if g == me {
+			i = j
+			break
+		}
+	}
+	copy(st.readers[i:], st.readers[i+1:])
+	st.readers[n-1] = nil
+	st.readers = st.readers[:n-1]
+	if len(st.readers) == 0 && st.writer == rwPending {
+		st.writer = rwHeld
+		e.ready(st.wg)
+	}
+	return ""
+}
+
+// RWLock write-locks rw: the rewriting of rw.Lock() for a sync.RWMutex.
+func RWLock(rw *sync.RWMutex) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opRWLock) {
+		rw.Lock()
+		return
+	}
+	e.mu.Lock()
+	if !e.rwLock(me, e.sync.rw(rw)) {
+		rw.Lock()
+		return
+	}
+	e.acquire(ptrOf(rw))
+	e.mu.Unlock()
+}
+
+// RWTryLock tries to write-lock rw: the rewriting of rw.TryLock().
+func RWTryLock(rw *sync.RWMutex) bool {
+	e, me := enter()
+	if e == nil || !e.yield(me, opRWLock) {
+		return rw.TryLock()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := e.sync.rw(rw)
+	if st.w.locked || len(st.readers) > 0 {
+		return false
+	}
+	e.takeMutex(me, &st.w, "rwmutex write lock")
+	st.writer, st.wg = rwHeld, me
+	e.acquire(ptrOf(rw))
+	return true
+}
+
+// RWUnlock write-unlocks rw: the rewriting of rw.Unlock(). Unlocking a
+// RWMutex that is not write-locked is a Go fatal error, reported as a bug
+// of kind panic. (Go detects it only when no writer is waiting for readers
+// to leave; gosct always does.)
+func RWUnlock(rw *sync.RWMutex) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opRWUnlock) {
+		rwUnlockLeftover(rw)
+		return
+	}
+	e.mu.Lock()
+	e.release(ptrOf(rw))
+	if msg := e.rwUnlock(e.sync.rw(rw)); msg != "" {
+		e.fatal(me, msg)
+		return
+	}
+	e.mu.Unlock()
+}
+
+// RLock read-locks rw: the rewriting of rw.RLock().
+func RLock(rw *sync.RWMutex) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opRLock) {
+		rw.RLock()
+		return
+	}
+	e.mu.Lock()
+	if !e.rwRLock(me, e.sync.rw(rw)) {
+		rw.RLock()
+		return
+	}
+	e.acquire(ptrOf(rw))
+	e.mu.Unlock()
+}
+
+// TryRLock tries to read-lock rw: the rewriting of rw.TryRLock().
+func TryRLock(rw *sync.RWMutex) bool {
+	e, me := enter()
+	if e == nil || !e.yield(me, opRLock) {
+		return rw.TryRLock()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := e.sync.rw(rw)
+	if st.writer != rwFree {
+		return false
+	}
+	st.readers = append(st.readers, me)
+	e.acquire(ptrOf(rw))
+	return true
+}
+
+// RUnlock read-unlocks rw: the rewriting of rw.RUnlock(). Without a read
+// lock held it is a Go fatal error, reported as a bug of kind panic.
+func RUnlock(rw *sync.RWMutex) {
+	e, me := enter()
+	if e == nil || !e.yield(me, opRUnlock) {
+		rUnlockLeftover(rw)
+		return
+	}
+	e.mu.Lock()
+	e.releaseMerge(ptrOf(rw))
+	if msg := e.rwRUnlock(me, e.sync.rw(rw)); msg != "" {
+		e.fatal(me, msg)
+		return
+	}
+	e.mu.Unlock()
+}
+
+// rwUnlockLeftover and rUnlockLeftover are the pass-through unlocks; see
+// unlockLeftover.
+func rwUnlockLeftover(rw *sync.RWMutex) {
+	if everControlled.Load() && rw.TryLock() {
+		rw.Unlock()
+		return
+	}
+	rw.Unlock()
+}
+
+func rUnlockLeftover(rw *sync.RWMutex) {
+	if everControlled.Load() && rw.TryLock() {
+		rw.Unlock()
+		return
+	}
+	rw.RUnlock()
+}
+
+// rlocker is the sync.Locker that RLocker returns inside an execution: its
+// methods are the hooks, so the read lock stays in the model even when
+// uninstrumented code (a sync.Cond in a library) calls them.
+type rlocker sync.RWMutex
+
+// Lock read-locks the RWMutex.
+func (r *rlocker) Lock() { RLock((*sync.RWMutex)(r)) }
+
+// Unlock read-unlocks the RWMutex.
+func (r *rlocker) Unlock() { RUnlock((*sync.RWMutex)(r)) }
+
+// RLocker is the rewriting of rw.RLocker().
+func RLocker(rw *sync.RWMutex) sync.Locker {
+	if e, _ := enter(); e == nil {
+		return rw.RLocker()
+	}
+	return (*rlocker)(rw)
+}
+
+// stdRLockerType is the dynamic type of the Locker that sync's own
+// RLocker returns (made, say, before the execution started): the model
+// recognizes it and finds its RWMutex.
+var stdRLockerType = reflect.TypeOf(new(sync.RWMutex).RLocker())
+
+// lockerKind is how a sync.Locker is locked inside an execution.
+type lockerKind uint8
+
+const (
+	lkOther lockerKind = iota // its own methods
+	lkMutex
+	lkRW
+	lkRead
+)
+
+// classify finds the model object behind a Locker.
+func classify(l sync.Locker) (lockerKind, unsafe.Pointer) {
+	switch m := l.(type) {
+	case *sync.Mutex:
+		return lkMutex, unsafe.Pointer(m)
+	case *sync.RWMutex:
+		return lkRW, unsafe.Pointer(m)
+	case *rlocker:
+		return lkRead, unsafe.Pointer(m)
+	}
+	if l == nil {
+		return lkOther, nil
+	}
+	if reflect.TypeOf(l) == stdRLockerType {
+		return lkRead, dataPtr(l)
+	}
+	return classifyEmbedded(l)
+}
+
+// LockerLock is the rewriting of l.Lock() on an interface value (such as
+// a sync.Locker): the model's sync types go to their hooks, other
+// Lockers' methods are called.
+func LockerLock(l sync.Locker) {
+	switch k, p := classify(l); k {
+	case lkMutex:
+		Lock((*sync.Mutex)(p))
+	case lkRW:
+		RWLock((*sync.RWMutex)(p))
+	case lkRead:
+		RLock((*sync.RWMutex)(p))
+	default:
+		l.Lock()
+	}
+}
+
+// LockerUnlock is the rewriting of l.Unlock() on an interface value.
+func LockerUnlock(l sync.Locker) {
+	switch k, p := classify(l); k {
+	case lkMutex:
+		Unlock((*sync.Mutex)(p))
+	case lkRW:
+		RWUnlock((*sync.RWMutex)(p))
+	case lkRead:
+		RUnlock((*sync.RWMutex)(p))
+	default:
+		l.Unlock()
+	}
+}
+
+// gnames lists goroutines for wait descriptions.
+func gnames(gs []*goroutine) string {
+	parts := make([]string, 0, len(gs))
+	for _, g := range gs {
+		parts = append(parts, gname(g))
+	}
+	return strings.Join(parts, ", ")
+}

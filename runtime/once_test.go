@@ -1,0 +1,132 @@
+package runtime
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+func TestOncePassThrough(t *testing.T) {
+	var o sync.Once
+	n := 0
+	Do(&o, func() { n++ })
+	Do(&o, func() { n++ })
+	o.Do(func() { n++ })
+	if n != 1 {
+		t.Fatalf("f ran %d times", n)
+	}
+	f := OnceValue(func() int { n++; return n })
+	if f() != 2 || f() != 2 {
+		t.Fatal("OnceValue")
+	}
+}
+
+// A Do that finds f running waits for it to return, and sees its effects.
+func TestOutcomesOnceConcurrent(t *testing.T) {
+	wantOutcomes(t, outcomes(t, func(t *testing.T) string {
+		var o sync.Once
+		runs, v := 0, 0
+		f := func() {
+			runs++
+			Gosched()
+			Store(&v, 42)
+		}
+		done := Chan(make(chan int))
+		Go(func() { Do(&o, f); Send(done, Load(&v)) })
+		Do(&o, f)
+		mine := Load(&v)
+		return itoa(runs) + " " + itoa(mine) + " " + itoa(Recv(done))
+	}), "1 42 42")
+}
+
+// If f panics, Do is done all the same.
+func TestOncePanic(t *testing.T) {
+	check(t, "dfs", 10, func(t *testing.T) {
+		var o sync.Once
+		func() {
+			defer func() {
+				if recover() != "boom" {
+					t.Error("the panic of f was lost")
+				}
+			}()
+			Do(&o, func() { panic("boom") })
+		}()
+		Do(&o, func() { t.Error("f called again after a panic") })
+	})
+}
+
+var (
+	pkgOnce sync.Once
+	pkgRuns int
+)
+
+// A package-level Once first used by the test runs its function in every
+// execution; one done before the executions stays done.
+func TestOncePerExecution(t *testing.T) {
+	pkgRuns = 0
+	x := check(t, "random", 5, func(t *testing.T) {
+		Do(&pkgOnce, func() { pkgRuns++ })
+		Do(&pkgOnce, func() { pkgRuns++ })
+	})
+	if pkgRuns != x.schedules || x.schedules != 5 {
+		t.Errorf("f ran %d times in %d executions", pkgRuns, x.schedules)
+	}
+	var before sync.Once
+	before.Do(func() {})
+	check(t, "random", 2, func(t *testing.T) {
+		Do(&before, func() { t.Error("a Once done before the execution ran f") })
+	})
+}
+
+func TestOnceFuncs(t *testing.T) {
+	check(t, "dfs", 100, func(t *testing.T) {
+		n := 0
+		f := OnceFunc(func() { n++ })
+		v := OnceValue(func() int { n++; return 7 })
+		vs := OnceValues(func() (int, string) { n++; return 8, "x" })
+		for i := 0; i < 2; i++ {
+			f()
+			if v() != 7 {
+				t.Error("OnceValue")
+			}
+			if a, b := vs(); a != 8 || b != "x" {
+				t.Error("OnceValues")
+			}
+		}
+		if n != 3 {
+			t.Errorf("functions ran %d times", n)
+		}
+		p := OnceFunc(func() { n++; panic("again") })
+		for i := 0; i < 2; i++ {
+			func() {
+				defer func() {
+					if r := recover(); r != "again" {
+						t.Errorf("call %d: recovered %v", i, r)
+					}
+				}()
+				p()
+			}()
+		}
+		if n != 4 {
+			t.Errorf("the panicking function ran %d times", n-3)
+		}
+	})
+}
+
+// Do called from f of the same Once waits for itself.
+func TestVictimOnceRecursive(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var o sync.Once
+		Do(&o, func() { Do(&o, func() {}) })
+	})
+}
+
+func TestOnceRecursiveDeadlock(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimOnceRecursive", wire.Config{Strategy: "dfs"}), "deadlock")
+	if !strings.Contains(b.Message, "once (sync.Once running f in G0)") {
+		t.Errorf("message %q", b.Message)
+	}
+}

@@ -1,0 +1,17 @@
+//go:build race
+
+package runtime
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// Under -race, the model's synchronization must create the happens-before
+// edges the real sync objects would: the runtime's own hand-offs create
+// none (race_on.go), so without these a mutex-protected access would be
+// reported as a race. They are called by the goroutine that synchronizes.
+
+func goRaceAcquire(p unsafe.Pointer)      { runtime.RaceAcquire(p) }
+func goRaceRelease(p unsafe.Pointer)      { runtime.RaceRelease(p) }
+func goRaceReleaseMerge(p unsafe.Pointer) { runtime.RaceReleaseMerge(p) }

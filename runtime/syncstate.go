@@ -1,6 +1,0 @@
-package runtime
-
-// syncState is the execution's model of sync objects (stub).
-type syncState struct{}
-
-func (s *syncState) init() {}

@@ -1,0 +1,512 @@
+package runtime
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+// A test that sleeps an hour of virtual time finishes at once, and the
+// clock says an hour went by.
+func TestSleepHourIsVirtual(t *testing.T) {
+	real0 := time.Now()
+	check(t, "random", 20, func(t *testing.T) {
+		start := Now()
+		Sleep(time.Hour)
+		if d := Since(start); d != time.Hour {
+			t.Errorf("Since = %v, want 1h", d)
+		}
+		if d := Until(start.Add(2 * time.Hour)); d != time.Hour {
+			t.Errorf("Until = %v, want 1h", d)
+		}
+	})
+	// 20 virtual hours; a real wait of even one would take an hour.
+	if d := time.Since(real0); d > time.Minute {
+		t.Errorf("20 virtual hours took %v of real time", d)
+	}
+}
+
+// Now starts near the real time, so values look normal, and stands still
+// while goroutines run.
+func TestNowStandsStill(t *testing.T) {
+	check(t, "random", 20, func(t *testing.T) {
+		a := Now()
+		if d := time.Since(a); d < -time.Minute || d > time.Minute {
+			t.Errorf("virtual Now %v far from the real time", a)
+		}
+		c := Chan(make(chan bool))
+		Go(func() { Send(c, true) })
+		Recv(c)
+		if b := Now(); !b.Equal(a) {
+			t.Errorf("time moved while goroutines could run: %v", b.Sub(a))
+		}
+	})
+}
+
+// Sleepers wake in the order of their deadlines; sleepers due together
+// wake in either order (the scheduler decides, as in Go).
+func TestOutcomesSleepOrder(t *testing.T) {
+	for _, tc := range []struct {
+		da, db time.Duration
+		want   string
+	}{
+		{2 * time.Millisecond, time.Millisecond, "ba"},
+		{time.Millisecond, time.Millisecond, "ab,ba"},
+	} {
+		seen := map[string]bool{}
+		check(t, "dfs", 1000, func(t *testing.T) {
+			c := Chan(make(chan string))
+			Go(func() { Sleep(tc.da); Send(c, "a") })
+			Go(func() { Sleep(tc.db); Send(c, "b") })
+			seen[Recv(c)+Recv(c)] = true
+		})
+		if got := strings.Join(keys(seen), ","); got != tc.want {
+			t.Errorf("sleeps %v, %v: outcomes %s, want %s", tc.da, tc.db, got, tc.want)
+		}
+	}
+}
+
+// A timeout fires only when nothing else can happen: a result that comes
+// always wins, whatever the schedule; a result that never comes times out.
+func TestOutcomesTimeout(t *testing.T) {
+	for _, send := range []bool{true, false} {
+		seen := map[string]bool{}
+		check(t, "dfs", 1000, func(t *testing.T) {
+			done := Chan(make(chan bool, 1))
+			Go(func() {
+				Gosched()
+				if send {
+					Send(done, true)
+				}
+			})
+			c0, c1 := OnRecv(done), OnRecv(After(time.Second))
+			switch Select(false, c0, c1) {
+			case 0:
+				seen["done"] = true
+			case 1:
+				seen["timeout"] = true
+				if c1.Value.IsZero() {
+					t.Error("zero time received from After")
+				}
+			}
+		})
+		want := "timeout"
+		if send {
+			want = "done"
+		}
+		if got := strings.Join(keys(seen), ","); got != want {
+			t.Errorf("send=%v: outcomes %s, want %s", send, got, want)
+		}
+	}
+}
+
+// Every goroutine blocked, but a timer pending: not a deadlock, the clock
+// jumps.
+func TestPendingTimerIsNotDeadlock(t *testing.T) {
+	check(t, "random", 50, func(t *testing.T) {
+		c := Chan(make(chan int))
+		Go(func() {
+			Sleep(time.Second)
+			Send(c, 1)
+		})
+		if v := Recv(c); v != 1 {
+			t.Errorf("got %d", v)
+		}
+	})
+}
+
+// Sleep(0) and negative sleeps return at once without moving the clock.
+func TestSleepNonPositive(t *testing.T) {
+	check(t, "random", 10, func(t *testing.T) {
+		a := Now()
+		Sleep(0)
+		Sleep(-time.Second)
+		if !Now().Equal(a) {
+			t.Error("clock moved")
+		}
+	})
+}
+
+// Timer.Stop and Reset return values and the Go 1.23 guarantee that no
+// stale value is received after they return.
+func TestTimerStopReset(t *testing.T) {
+	check(t, "random", 10, func(t *testing.T) {
+		tm := NewTimer(time.Second)
+		if !TimerStop(tm) {
+			t.Error("Stop of a pending timer = false")
+		}
+		if TimerStop(tm) {
+			t.Error("second Stop = true")
+		}
+		if TimerReset(tm, time.Second) {
+			t.Error("Reset of a stopped timer = true")
+		}
+		start := Now()
+		v := Recv(tm.C)
+		if d := Since(start); d != time.Second || !v.Equal(Now()) {
+			t.Errorf("fired after %v with %v, want 1s at %v", d, v, Now())
+		}
+		if TimerStop(tm) {
+			t.Error("Stop after the value was received = true")
+		}
+
+		// Fired while nobody received: the value waits in the channel;
+		// Stop reports it (true) and drains it.
+		tm = NewTimer(time.Second)
+		Sleep(2 * time.Second)
+		if !TimerStop(tm) {
+			t.Error("Stop of a fired, unreceived timer = false")
+		}
+		c0 := OnRecv(tm.C)
+		if Select(true, c0) != -1 {
+			t.Error("stale value received after Stop")
+		}
+
+		// Reset of a fired, unreceived timer: true, and the next value is
+		// the new one.
+		tm = NewTimer(time.Second)
+		Sleep(2 * time.Second)
+		if !TimerReset(tm, time.Second) {
+			t.Error("Reset of a fired, unreceived timer = false")
+		}
+		start = Now()
+		Recv(tm.C)
+		if d := Since(start); d != time.Second {
+			t.Errorf("reset timer fired after %v", d)
+		}
+
+		// A timer due now has its value ready at once.
+		tm = NewTimer(0)
+		if Select(true, OnRecv(tm.C)) != 0 {
+			t.Error("NewTimer(0) not ready")
+		}
+	})
+}
+
+// Tickers tick every period; a slow receiver gets one buffered tick and
+// the others are dropped; Reset changes the period; Stop stops.
+func TestTicker(t *testing.T) {
+	check(t, "random", 10, func(t *testing.T) {
+		start := Now()
+		tk := NewTicker(time.Second)
+		for i := 1; i <= 3; i++ {
+			v := Recv(tk.C)
+			if d := v.Sub(start); d != time.Duration(i)*time.Second {
+				t.Errorf("tick %d at %v", i, d)
+			}
+		}
+		Sleep(3500 * time.Millisecond) // now 6.5s: ticks 4, 5, 6 due
+		v := Recv(tk.C)
+		if d := v.Sub(start); d != 4*time.Second {
+			t.Errorf("buffered tick at %v, want 4s", d)
+		}
+		if Select(true, OnRecv(tk.C)) != -1 {
+			t.Error("more than one tick kept for a slow receiver")
+		}
+		v = Recv(tk.C)
+		if d := v.Sub(start); d != 7*time.Second {
+			t.Errorf("next tick at %v, want 7s", d)
+		}
+		TickerReset(tk, 10*time.Second)
+		v = Recv(tk.C)
+		if d := v.Sub(start); d != 17*time.Second {
+			t.Errorf("tick after Reset at %v, want 17s", d)
+		}
+		TickerStop(tk)
+		Sleep(time.Minute)
+		if Select(true, OnRecv(tk.C)) != -1 {
+			t.Error("tick after Stop")
+		}
+		if Tick(0) != nil {
+			t.Error("Tick(0) != nil")
+		}
+	})
+}
+
+// AfterFunc runs f in a goroutine of its own when the timer fires; Stop
+// before prevents it; Reset after it ran schedules it again.
+func TestAfterFunc(t *testing.T) {
+	check(t, "random", 20, func(t *testing.T) {
+		ran := Chan(make(chan time.Duration, 2))
+		start := Now()
+		tm := AfterFunc(time.Second, func() { Send(ran, Since(start)) })
+		if d := Recv(ran); d != time.Second {
+			t.Errorf("f ran at %v", d)
+		}
+		if TimerStop(tm) {
+			t.Error("Stop after f started = true")
+		}
+		if TimerReset(tm, time.Second) {
+			t.Error("Reset after f started = true")
+		}
+		if d := Recv(ran); d != 2*time.Second {
+			t.Errorf("f ran again at %v", d)
+		}
+		stopped := AfterFunc(time.Second, func() { Send(ran, -1) })
+		if !TimerStop(stopped) {
+			t.Error("Stop of a pending AfterFunc = false")
+		}
+		Sleep(time.Hour)
+		if n := Len(ran); n != 0 {
+			t.Errorf("stopped f ran (%d values)", n)
+		}
+	})
+}
+
+// AfterFunc's f runs concurrently with the goroutine that set it up: both
+// orders of their effects are reachable.
+func TestOutcomesAfterFuncZero(t *testing.T) {
+	seen := map[string]bool{}
+	check(t, "dfs", 1000, func(t *testing.T) {
+		c := Chan(make(chan string, 2))
+		done := Chan(make(chan bool))
+		AfterFunc(0, func() { Send(c, "f"); Send(done, true) })
+		Send(c, "m")
+		Recv(done)
+		seen[Recv(c)+Recv(c)] = true
+	})
+	if got := strings.Join(keys(seen), ","); got != "fm,mf" {
+		t.Errorf("outcomes %s, want fm,mf", got)
+	}
+}
+
+// Outside an execution the hooks are the real functions.
+func TestTimePassThrough(t *testing.T) {
+	if active.Load() != nil {
+		t.Skip("an execution is active")
+	}
+	before := time.Now()
+	now := Now()
+	if now.Before(before) || time.Since(now) > time.Minute {
+		t.Errorf("Now %v, real %v", now, before)
+	}
+	start := time.Now()
+	Sleep(time.Millisecond)
+	if d := time.Since(start); d < time.Millisecond {
+		t.Errorf("Sleep(1ms) took %v", d)
+	}
+	tm := NewTimer(time.Millisecond)
+	<-tm.C
+	if TimerStop(tm) {
+		t.Error("Stop of a fired real timer = true")
+	}
+	if TimerReset(tm, time.Hour) {
+		t.Error("Reset of an expired real timer = true")
+	}
+	if !TimerStop(tm) {
+		t.Error("Stop of a pending real timer = false")
+	}
+	<-After(time.Millisecond)
+	tk := NewTicker(time.Millisecond)
+	<-tk.C
+	TickerReset(tk, time.Millisecond)
+	<-tk.C
+	TickerStop(tk)
+	done := make(chan bool)
+	AfterFunc(time.Millisecond, func() { close(done) })
+	<-done
+	if d := Since(start); d < 4*time.Millisecond {
+		t.Errorf("Since = %v", d)
+	}
+	if Until(time.Now().Add(time.Hour)) <= 0 {
+		t.Error("Until")
+	}
+}
+
+// A virtual timer kept from an earlier execution behaves as a stopped one
+// (the real methods would panic on it).
+func TestTimerFromEarlierExecution(t *testing.T) {
+	var tm *time.Timer
+	var tk *time.Ticker
+	check(t, "random", 1, func(t *testing.T) {
+		tm = NewTimer(time.Hour)
+		tk = NewTicker(time.Hour)
+	})
+	if TimerStop(tm) || TimerReset(tm, time.Second) {
+		t.Error("leftover timer reported active")
+	}
+	TickerStop(tk)
+	TickerReset(tk, time.Second)
+}
+
+func TestVictimTimeoutLeak(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		result := Chan(make(chan int)) // unbuffered: the classic bug
+		Go(func() {
+			Sleep(2 * time.Second) // slower than the timeout
+			Send(result, 1)
+		})
+		c0, c1 := OnRecv(result), OnRecv(After(time.Second))
+		Select(false, c0, c1)
+	})
+}
+
+// The worker outlives the test's timeout and blocks forever on its send.
+func TestTimeoutLeakFound(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimTimeoutLeak", wire.Config{Strategy: "random", Schedules: 10}), "leak")
+	if !strings.Contains(b.Message, "chan send") {
+		t.Errorf("message %q", b.Message)
+	}
+}
+
+func TestVictimStoppedTimerLeak(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		tm := NewTimer(time.Second)
+		Go(func() { Recv(tm.C) })
+		TimerStop(tm)
+	})
+}
+
+// A goroutine waiting on a stopped timer waits forever.
+func TestStoppedTimerLeakFound(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimStoppedTimerLeak", wire.Config{Strategy: "random", Schedules: 10}), "leak")
+	if !strings.Contains(b.Message, "chan receive") {
+		t.Errorf("message %q", b.Message)
+	}
+}
+
+func TestVictimTickerLeak(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		tk := NewTicker(time.Millisecond) // never stopped
+		Go(func() {
+			for {
+				Recv(tk.C)
+			}
+		})
+		Sleep(10 * time.Millisecond)
+	})
+}
+
+// A goroutine ranging over a ticker that is never stopped never ends: a
+// leak, reported without running it forever.
+func TestTickerLeakFound(t *testing.T) {
+	real0 := time.Now()
+	b := wantBug(t, victim(t, "TestVictimTickerLeak", wire.Config{Strategy: "random", Schedules: 10}), "leak")
+	if !strings.Contains(b.Message, "chan receive") {
+		t.Errorf("message %q", b.Message)
+	}
+	if d := time.Since(real0); d > time.Minute {
+		t.Errorf("took %v", d)
+	}
+}
+
+func TestVictimDeadlockAfterTimer(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		c := Chan(make(chan int))
+		Go(func() {
+			Recv(After(time.Hour))
+			Recv(c)
+		})
+		Recv(c)
+	})
+}
+
+// Both goroutines blocked but a timer pending: not a deadlock yet. Once
+// it has fired, nothing can move: a deadlock.
+func TestDeadlockAfterTimerFound(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimDeadlockAfterTimer", wire.Config{Strategy: "random", Schedules: 5}), "deadlock")
+	if b.Schedule != 1 {
+		t.Errorf("bug %+v", b)
+	}
+}
+
+func TestVictimTimeoutFailure(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		result := Chan(make(chan int, 1))
+		ready := Chan(make(chan bool, 1))
+		Go(func() { Send(ready, true) })
+		Go(func() {
+			// Bug: gives up if the other goroutine has not run yet.
+			if Select(true, OnRecv(ready)) == 0 {
+				Send(result, 1)
+			}
+		})
+		c0, c1 := OnRecv(result), OnRecv(After(time.Second))
+		if Select(false, c0, c1) == 1 {
+			t.Fatal("timed out waiting for the result")
+		}
+	})
+}
+
+// The test's timeout fires in the schedules where the result never comes:
+// a failure, found without waiting a real second per schedule.
+func TestTimeoutFailureFound(t *testing.T) {
+	wantBug(t, victim(t, "TestVictimTimeoutFailure", wire.Config{Strategy: "random", Schedules: 100}), "failure")
+}
+
+// BenchmarkSleepVirtual is the cost of a virtual sleep: block, jump the
+// clock, wake.
+func BenchmarkSleepVirtual(b *testing.B) {
+	set := defaultSettings
+	set.maxSteps = 1 << 62 // b.N sleeps are b.N decisions
+	e := newExecution(sameFirst{}, set, nil)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.runTest(nil, func(*testing.T) {
+			start := Now()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				Sleep(time.Millisecond)
+			}
+			b.StopTimer()
+			if d := Since(start); d != time.Duration(b.N)*time.Millisecond {
+				b.Errorf("slept %v virtual, want %v", d, time.Duration(b.N)*time.Millisecond)
+			}
+		})
+	}()
+	<-done
+	if e.bug != nil {
+		b.Fatal(e.bug.report())
+	}
+}
+
+// Timers left pending and tickers never stopped die with their execution: goroutines and the heap stay flat across
+// executions.
+func TestTimersDoNotAccumulate(t *testing.T) {
+	body := func(t *testing.T) {
+		ctx, cancel := WithTimeout(context.Background(), time.Hour)
+		_ = cancel
+		NewTicker(time.Second)
+		AfterFunc(time.Hour, func() {})
+		tm := NewTimer(time.Minute)
+		Go(func() { Recv(ctx.Done()) }) // ends with the cancel below
+		Send(Chan(make(chan int, 1)), 1)
+		TimerStop(tm)
+		cancel()
+	}
+	check(t, "random", 50, body) // warm up
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	g0 := runtime.NumGoroutine()
+	check(t, "random", 2000, body)
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	if g1 := runtime.NumGoroutine(); g1 > g0+5 {
+		t.Errorf("goroutines: %d before, %d after 2000 executions", g0, g1)
+	}
+	if grow := int64(m1.HeapAlloc) - int64(m0.HeapAlloc); grow > 4<<20 {
+		t.Errorf("heap grew by %d bytes over 2000 executions", grow)
+	}
+}
+
+// A bug that depends on the virtual clock replays from its trace.
+func TestTimeBugReplays(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimTimeoutFailure", wire.Config{Strategy: "random", Seed: 3, Schedules: 100}), "failure")
+	for i := 0; i < 5; i++ {
+		r := wantBug(t, victim(t, "TestVictimTimeoutFailure", wire.Config{Mode: "replay", Trace: b.Trace}), "failure")
+		if !r.Replayed {
+			t.Fatalf("replay %d: %+v", i, r)
+		}
+	}
+}

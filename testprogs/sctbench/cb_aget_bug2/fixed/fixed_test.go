@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestAget(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestPbzip2(t *testing.T) {
+	Run(t)
+}

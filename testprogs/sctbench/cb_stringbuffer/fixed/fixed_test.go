@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestStringBuffer(t *testing.T) {
+	Run(t)
+}

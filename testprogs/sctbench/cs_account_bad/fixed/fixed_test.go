@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestAccount(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestArithmeticProg(t *testing.T) {
+	Run(t)
+}

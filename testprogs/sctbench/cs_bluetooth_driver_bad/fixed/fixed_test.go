@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestBluetoothDriver(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestCircularBuffer(t *testing.T) {
+	Run(t)
+}

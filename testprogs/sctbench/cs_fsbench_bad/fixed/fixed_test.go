@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestFsbench(t *testing.T) {
+	Run(t)
+}

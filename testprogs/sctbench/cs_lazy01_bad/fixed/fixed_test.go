@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestLazy01(t *testing.T) {
+	Run(t)
+}

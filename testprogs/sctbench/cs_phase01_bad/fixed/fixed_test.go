@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestPhase01(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestQueue(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestReorder10(t *testing.T) {
+	Run(t)
+}

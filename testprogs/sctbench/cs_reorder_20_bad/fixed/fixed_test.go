@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestReorder20(t *testing.T) {
+	Run(t)
+}

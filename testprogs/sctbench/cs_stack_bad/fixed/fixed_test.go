@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestStack(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,8 @@
+package fixed
+
+import "testing"
+
+// The fixed version must pass in every schedule.
+func TestSync02(t *testing.T) {
+	Run()
+}
