@@ -88,6 +88,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 		rep.Programs, rep.Strategies = ps, st
+		for _, r := range rep.List {
+			checkStop(r, rep.Budget)
+		}
 	} else {
 		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
 		if !*quiet {

@@ -62,6 +62,19 @@ func TestInterpret(t *testing.T) {
 	}
 }
 
+func TestCheckStop(t *testing.T) {
+	early := &Result{Schedules: 1, Budget: true, ExploreS: 0.1, Buggy: -1}
+	checkStop(early, 10*time.Second)
+	if early.Budget || early.Err == "" {
+		t.Errorf("a run that stopped after 0.1s of a 10s budget: %+v", early)
+	}
+	full := &Result{Schedules: 900, Budget: true, ExploreS: 9.95, Buggy: -1}
+	checkStop(full, 10*time.Second)
+	if !full.Budget || full.Err != "" {
+		t.Errorf("a run that used its budget: %+v", full)
+	}
+}
+
 func TestTotalsAndFalseAlarms(t *testing.T) {
 	ps, err := Load(filepath.Join("testdata", "corpus"))
 	if err != nil {

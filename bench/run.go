@@ -198,6 +198,7 @@ func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program
 		return r
 	}
 	interpret(r, o, s, c.Schedules)
+	checkStop(r, c.Budget)
 	return r
 }
 
@@ -236,6 +237,20 @@ func interpret(r *Result, o *runOutcome, s Strategy, limit int) {
 	}
 	stoppedEarly := !r.Found || s.CountBuggy
 	r.Budget = tests > 0 && stoppedEarly && !r.Exhausted && r.Schedules < limit*tests
+}
+
+// checkStop turns a run that stopped short of its limit without a reason
+// into an error: not exhausted, no bug ended it, and the exploration took
+// well under the budget, so the runtime gave up on its own (the figures of
+// such a run say nothing about the strategy).
+func checkStop(r *Result, budget time.Duration) {
+	if !r.Budget || r.Err != "" || budget <= 0 {
+		return
+	}
+	if r.ExploreS < 0.9*budget.Seconds() {
+		r.Budget = false
+		r.Err = fmt.Sprintf("exploration stopped after %d schedules in %.2fs, before the limit and the budget, without a bug or exhausting the strategy", r.Schedules, r.ExploreS)
+	}
 }
 
 // describe is the log line of a run.

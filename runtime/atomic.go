@@ -18,7 +18,3 @@ func Atomic(addr any) Token {
 // Then returns v: Then(Atomic(&x), atomic.LoadInt32(&x)) evaluates the
 // scheduling point, then the operation.
 func Then[T any](_ Token, v T) T { return v }
-
-// raceAtomic is the race detector's hook for an atomic operation on addr:
-// atomics synchronize (acquire and release) and never race.
-func (e *execution) raceAtomic(addr any) {}

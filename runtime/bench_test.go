@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"testing"
 
 	"github.com/gosct/gosct/strategies"
@@ -168,4 +169,33 @@ func BenchmarkDecisionBlocked(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkMemoryAcrossExecutions runs program3x30 many times in one
+// process and reports the live heap and goroutine count after 1,000
+// executions and at the end: they must stay flat (b.N of 100000 is the
+// figure of docs/performance.md).
+func BenchmarkMemoryAcrossExecutions(b *testing.B) {
+	s, _ := strategies.New("random", strategies.Options{Seed: 1})
+	var heap1k uint64
+	var g1k int
+	for i := 0; i < b.N; i++ {
+		runExec(s, program3x30)
+		if i == 999 {
+			heap1k, g1k = liveHeap(), goruntime.NumGoroutine()
+		}
+	}
+	if b.N >= 1000 {
+		b.ReportMetric(float64(heap1k), "heap-after-1k-B")
+		b.ReportMetric(float64(g1k), "goroutines-after-1k")
+	}
+	b.ReportMetric(float64(liveHeap()), "heap-at-end-B")
+	b.ReportMetric(float64(goruntime.NumGoroutine()), "goroutines-at-end")
+}
+
+func liveHeap() uint64 {
+	goruntime.GC()
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

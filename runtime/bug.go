@@ -191,6 +191,18 @@ func allStacks() map[int64]string {
 // pairs whose function is not in gosct's runtime, Go's runtime or testing.
 func userStack(s string) string {
 	lines := strings.Split(s, "\n")
+	// The frames from the top of the stack down to the hook the user's
+	// code called are the runtime's own machinery (its lock, its hand-off),
+	// whatever package they are in.
+	for i, l := range lines {
+		if strings.HasPrefix(l, selfPkg) {
+			for i < len(lines) && (strings.HasPrefix(lines[i], selfPkg) || strings.HasPrefix(lines[i], "\t")) {
+				i++
+			}
+			lines = lines[i:]
+			break
+		}
+	}
 	var b strings.Builder
 	for i := 0; i+1 < len(lines); i++ {
 		fn := lines[i]

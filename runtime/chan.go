@@ -179,11 +179,15 @@ func Send[E any](c chan<- E, v E) {
 		if w := cs.recvq.pop(); w != nil {
 			*(*E)(w.elem) = v
 			w.ok = true
+			e.hbTransfer(me, w.g, sendKey(c), cap(c))
 			e.complete(w)
 			e.mu.Unlock()
 			return
 		}
 		if sent, p := trySend(c, v); sent || p != nil {
+			if sent {
+				e.hbSend(me, sendKey(c), cap(c))
+			}
 			e.mu.Unlock()
 			if p != nil {
 				panic(p)
@@ -196,6 +200,9 @@ func Send[E any](c chan<- E, v E) {
 			sent, p := trySend(c, v)
 			if p != nil {
 				w.closed = true
+			}
+			if sent {
+				e.hbSend(me, sendKey(c), cap(c))
 			}
 			if sent || p != nil {
 				cs.sendq.remove(w)
@@ -253,6 +260,7 @@ func recv[E any](c <-chan E) (E, bool) {
 			return v, ok
 		}
 		if v, ok, got := tryRecv(c); got {
+			e.hbRecv(me, chanKey(c), cap(c), ok)
 			e.mu.Unlock()
 			return v, ok
 		}
@@ -262,6 +270,7 @@ func recv[E any](c <-chan E) (E, bool) {
 		poll := func() bool {
 			x, ok, got := tryRecv(c)
 			if got {
+				e.hbRecv(me, chanKey(c), cap(c), ok)
 				v, w.ok, w.done = x, ok, true
 				cs.recvq.remove(w)
 			}
@@ -291,17 +300,22 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 		return v, false, false
 	}
 	sv := *(*E)(w.elem)
+	me := e.cur.Load()
 	if cap(c) > 0 {
 		// The buffer is full: take its head, and the sender's value goes
 		// to its tail.
 		if x, okx, gotx := tryRecv(c); gotx {
 			v, ok = x, okx
+			e.hbRecv(me, chanKey(c), cap(c), okx)
 			trySend((chan<- E)(bidi(c)), sv)
+			e.hbSend(w.g, chanKey(c), cap(c))
 		} else {
 			v, ok = sv, true
+			e.hbTransfer(w.g, me, chanKey(c), cap(c))
 		}
 	} else {
 		v, ok = sv, true
+		e.hbTransfer(w.g, me, chanKey(c), cap(c))
 	}
 	e.complete(w)
 	return v, ok, true
@@ -329,10 +343,12 @@ func Close[E any](c chan<- E) {
 		panic(p)
 	}
 	cs.closed = true
+	e.hbClose(me, sendKey(c))
 	for w := cs.recvq.pop(); w != nil; w = cs.recvq.pop() {
 		var zero E
 		*(*E)(w.elem) = zero
 		w.ok = false
+		e.hbRecv(w.g, sendKey(c), cap(c), false)
 		e.complete(w)
 	}
 	for w := cs.sendq.pop(); w != nil; w = cs.sendq.pop() {

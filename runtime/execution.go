@@ -53,6 +53,7 @@ func (e *execution) finishMain(r any, returned bool) {
 			}
 		}
 	}
+	e.raceAtEnd()
 	e.teardown()
 	e.mu.Unlock()
 	active.CompareAndSwap(e, nil)

@@ -77,19 +77,5 @@ func dataPtr(x any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(
 // ptrOf is the address of a sync object, for the race detector.
 func ptrOf[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }
 
-// The hooks of the happens-before race detector (a separate part fills
-// them in). They are called with the execution's lock held or by the token
-// holder, so they see accesses in the order of the schedule.
-//
-// raceRead and raceWrite: an access of size bytes at p; size 0 means the
-// whole object p identifies (a map).
-func (e *execution) raceRead(p unsafe.Pointer, size uintptr)  {}
-func (e *execution) raceWrite(p unsafe.Pointer, size uintptr) {}
-
-// raceAcquire, raceRelease and raceReleaseMerge: synchronization on the
-// object at p, as Go's race annotations of package sync name them (a
-// lock acquires; an unlock releases; a read unlock or WaitGroup.Done
-// merges its release with the others').
-func (e *execution) raceAcquire(p unsafe.Pointer)      {}
-func (e *execution) raceRelease(p unsafe.Pointer)      {}
-func (e *execution) raceReleaseMerge(p unsafe.Pointer) {}
+// The detector's hooks (raceRead, raceWrite, raceAcquire, raceRelease,
+// raceReleaseMerge) are in race_detect.go and race_hb.go.

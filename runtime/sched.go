@@ -46,6 +46,8 @@ type settings struct {
 	// accessPoints makes shared-memory accesses (Load, Store, Read, Write)
 	// scheduling points; off, they only feed the race detector (memory.go).
 	accessPoints bool
+	// races is the race detector's mode (race_detect.go).
+	races raceMode
 }
 
 var defaultSettings = settings{
@@ -97,6 +99,7 @@ type execution struct {
 	chans map[unsafe.Pointer]*chanState
 	clock clock
 	sync  syncState
+	hb    hbState
 }
 
 func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execution {
@@ -458,7 +461,10 @@ func (e *execution) handOff(me *goroutine) {
 // released during the wait, when the token is free for any goroutine that
 // comes back.
 func (e *execution) waitExternal() bool {
-	pollers := e.hasPollers()
+	// Only goroutines in uncontrolled code, and objects uncontrolled code
+	// made, are worth waiting for: waiters on the execution's own objects
+	// were polled once by pollAll.
+	pollers := e.eagerPollers > 0
 	if e.ndetached == 0 && !pollers {
 		return false
 	}

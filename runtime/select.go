@@ -53,7 +53,11 @@ func (r *RecvCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 		r.Value, r.OK = v, ok
 		return true, nil
 	}
-	return r.try()
+	ok, p := r.try()
+	if ok {
+		e.hbCase(e.cur.Load(), r)
+	}
+	return ok, p
 }
 func (r *RecvCase[E]) try() (bool, any) {
 	v, ok, got := tryRecv(r.c)
@@ -100,10 +104,15 @@ func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	if w := cs.recvq.pop(); w != nil {
 		*(*E)(w.elem) = s.v
 		w.ok = true
+		e.hbTransfer(e.cur.Load(), w.g, sendKey(s.c), cap(s.c))
 		e.complete(w)
 		return true, nil
 	}
-	return s.try()
+	ok, p := s.try()
+	if ok {
+		e.hbCase(e.cur.Load(), s)
+	}
+	return ok, p
 }
 func (s *SendCase[E]) try() (bool, any) { return trySend(s.c, s.v) }
 func (s *SendCase[E]) waiter(g *goroutine, st *selectState, idx int) *waiter {
@@ -159,6 +168,7 @@ func Select(hasDefault bool, cases ...Case) int {
 				panic(p)
 			}
 			if ok {
+				e.hbCase(me, c)
 				e.mu.Unlock()
 				return i
 			}
@@ -191,6 +201,9 @@ func Select(hasDefault bool, cases ...Case) int {
 					continue
 				}
 				ok, p := c.try()
+				if ok {
+					e.hbCase(me, c)
+				}
 				if ok || p != nil {
 					st.fired = i
 					ws[i].done = true

@@ -28,6 +28,7 @@ func Go(f func()) {
 func (e *execution) spawn(parent *goroutine, pc uintptr, f func()) {
 	e.mu.Lock()
 	g := e.newGoroutine(parent.id, pc)
+	e.hbFork(parent, g)
 	e.mu.Unlock()
 	go e.run(g, f)
 }

@@ -68,6 +68,9 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		f(t)
 	})
 	e.rejoin(me)
+	e.mu.Lock()
+	e.hbJoinAll(me)
+	e.mu.Unlock()
 	return ok
 }
 
@@ -151,6 +154,7 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	if c.MaxSteps > 0 {
 		x.set.maxSteps = c.MaxSteps
 	}
+	x.set.races, x.set.accessPoints = parseRaces(c.Races)
 	if c.Mode == "replay" {
 		tr, err := replay.Read(c.Trace)
 		if err != nil {
@@ -198,7 +202,12 @@ func (x *explorer) limit() int {
 // explore runs the schedules. It stops at the first bug unless KeepGoing.
 func (x *explorer) explore(body func(*testing.T)) {
 	startWatchdog()
+	lastProgress := time.Now()
 	for x.schedules < x.limit() {
+		if now := time.Now(); now.Sub(lastProgress) > 500*time.Millisecond {
+			lastProgress = now
+			x.emit(&wire.Event{Event: "progress", Schedules: x.schedules, Bugs: x.bugs, ElapsedS: now.Sub(x.start).Seconds()})
+		}
 		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
 			break
 		}

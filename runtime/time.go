@@ -272,6 +272,7 @@ func (c *clock) fire(e *execution, t *vtimer) {
 			return
 		}
 		g := e.newGoroutine(t.owner, t.pc)
+		e.hbForkFrom(g, timerKey(t))
 		go e.run(g, t.f)
 	}
 }

@@ -177,6 +177,7 @@ func AfterFunc(d time.Duration, f func()) *time.Timer {
 		e.clock.timers = make(map[*time.Timer]*vtimer)
 	}
 	e.clock.timers[t] = vt
+	e.hbRelease(me, timerKey(vt))
 	e.clock.arm(e, vt, d)
 	return t
 }

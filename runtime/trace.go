@@ -79,6 +79,10 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 		src = e // keep what the original run recorded
 	}
 	tr := x.trace(e, src, replayed)
+	report := b.report()
+	if replayed {
+		report += "\n" + interleaving(re, 40)
+	}
 	path, err := x.writeTrace(tr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gosct: %v\n", err)
@@ -89,7 +93,7 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 		Schedule: x.schedules,
 		Trace:    path,
 		Message:  b.message,
-		Report:   b.report(),
+		Report:   report,
 		Key:      b.key,
 		Replayed: replayed,
 	})
@@ -104,7 +108,7 @@ func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
 		Go:           runtime.Version(),
 		Package:      x.c.Package,
 		Test:         x.t.Name(),
-		Strategy:     x.c.Strategy,
+		Strategy:     x.strategyName(),
 		Seed:         x.c.Seed,
 		Schedule:     x.schedules,
 		Uncontrolled: e.uncontrolled || !replayed,
@@ -160,4 +164,13 @@ func sanitize(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+// strategyName names the strategy that decided the current execution: the
+// member of a portfolio.
+func (x *explorer) strategyName() string {
+	if p, ok := x.strat.(interface{ Member() string }); ok {
+		return x.c.Strategy + ":" + p.Member()
+	}
+	return x.c.Strategy
 }

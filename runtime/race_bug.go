@@ -1,0 +1,74 @@
+package runtime
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"unsafe"
+)
+
+// raceFound handles a race between the token holder's access at p and
+// the earlier access prev. Lock held; released (in racesSync the calling
+// goroutine ends).
+func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev epoch, prevWrite bool, prevPC uintptr) {
+	if e.hb.race != nil && e.set.races == racesReport {
+		e.mu.Unlock()
+		return // one race per execution: the first
+	}
+	b := e.raceBug(me, p, write, prev, prevWrite, prevPC)
+	if e.set.races == racesReport {
+		e.hb.race = b
+		e.mu.Unlock()
+		return
+	}
+	e.abortLocked(me, b)
+	e.mu.Unlock()
+	e.die(me)
+}
+
+// raceBug describes a race: both accesses, their goroutines, the variable.
+func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, write bool, prev epoch, prevWrite bool, prevPC uintptr) *bug {
+	here := callerPos()
+	stack := userStack(string(debug.Stack()))
+	var other *goroutine
+	if id := prev.id(); id < len(e.gs) {
+		other = e.gs[id]
+	}
+	otherName, otherCreated, otherState := "G"+itoa(prev.id()), "?", "?"
+	if other != nil {
+		otherName, otherCreated, otherState = other.name(), other.creationSite(), other.state.String()
+	}
+	otherPos := "(position recorded in detailed runs: see the trace's interleaving or gosct replay)"
+	otherStack := ""
+	if prevPC != 0 {
+		if f := runtime.FuncForPC(prevPC - 1); f != nil {
+			file, line := f.FileLine(prevPC - 1)
+			otherPos = "at " + shortPos(file, line)
+			otherStack = f.Name() + "()\n\t" + file + ":" + itoa(line) + "\n"
+		}
+	}
+	b := &bug{kind: kindRace}
+	b.message = fmt.Sprintf("data race on %#x: %s by %s at %s, concurrent with an earlier %s by %s %s",
+		uintptr(p), accessName(write), me.name(), here, accessName(prevWrite), otherName, otherPos)
+	b.gs = []gsnap{
+		{id: me.id, created: me.creationSite(), state: accessName(write) + " at " + here, stack: stack},
+		{id: prev.id(), created: otherCreated, state: otherState + ", earlier " + accessName(prevWrite) + " " + otherPos, stack: otherStack},
+	}
+	b.key = kindRace + ":" + here + ":" + accessName(write) + "/" + accessName(prevWrite)
+	return b
+}
+
+func accessName(write bool) string {
+	if write {
+		return "write"
+	}
+	return "read"
+}
+
+// raceAtEnd makes the race recorded in racesReport the execution's bug,
+// unless a deeper bug (or a failed test) ended it. Lock held.
+func (e *execution) raceAtEnd() {
+	if e.bug == nil && e.hb.race != nil && !e.t.Failed() {
+		e.bug = e.hb.race
+	}
+}

@@ -1,0 +1,212 @@
+package runtime
+
+import "unsafe"
+
+// The happens-before edges of Go's synchronization, for the detector
+// (race_detect.go). Every function is called with the execution's lock
+// held, by the goroutine that synchronizes or on behalf of one that is
+// blocked (a sender completing a waiting receiver's operation moves the
+// receiver's clock: the receiver does nothing in between). The runtime's
+// own hand-offs (the token) create no edge.
+//
+// Releases merge into the object's clock rather than overwrite it: a
+// merged clock holds only events that happened before some release of the
+// object, so merging never orders two accesses Go leaves unordered along
+// a mutex's chain, and it is what a Cond signalled twice, an RWMutex's
+// readers or a WaitGroup's Done calls need.
+
+// syncClock returns the clock of the sync object at p.
+func (e *execution) syncClock(p unsafe.Pointer) *vclock {
+	h := &e.hb
+	if h.syncs == nil {
+		h.syncs = make(map[unsafe.Pointer]vclock)
+	}
+	v := h.syncs[p]
+	return &v
+}
+
+// hbAcquire: g's next events happen after every release on p.
+func (e *execution) hbAcquire(g *goroutine, p unsafe.Pointer) {
+	if !e.hbOn() || g == nil || e.hb.syncs == nil {
+		return
+	}
+	if w := e.hb.syncs[p]; w != nil {
+		e.vc(g).join(w)
+	}
+}
+
+// hbRelease: g's events so far happen before every later acquire on p.
+func (e *execution) hbRelease(g *goroutine, p unsafe.Pointer) {
+	if !e.hbOn() || g == nil {
+		return
+	}
+	v := e.syncClock(p)
+	v.join(*e.vc(g))
+	e.hb.syncs[p] = *v
+	e.tick(g)
+}
+
+// raceAcquire, raceRelease and raceReleaseMerge: synchronization on the
+// object at p by the token holder, as Go's race annotations of package
+// sync name them (sync.go).
+func (e *execution) raceAcquire(p unsafe.Pointer)      { e.hbAcquire(e.cur.Load(), p) }
+func (e *execution) raceRelease(p unsafe.Pointer)      { e.hbRelease(e.cur.Load(), p) }
+func (e *execution) raceReleaseMerge(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p) }
+
+// raceAtomic is the detector's hook for an atomic operation on addr (a
+// variable, an atomic value, a sync.Map): atomics are sequentially
+// consistent, so each acquires and releases addr, and never races.
+func (e *execution) raceAtomic(addr any) {
+	if !e.hbOn() {
+		return
+	}
+	p := dataPtr(addr)
+	e.mu.Lock()
+	if !e.over {
+		g := e.cur.Load()
+		e.hbAcquire(g, p)
+		e.hbRelease(g, p)
+	}
+	e.mu.Unlock()
+}
+
+// hbFork: the go statement happens before the child's start.
+func (e *execution) hbFork(parent, child *goroutine) {
+	if !e.hbOn() || parent == nil {
+		return
+	}
+	pv := *e.vc(parent)
+	cv := e.vc(child)
+	cv.join(pv)
+	e.tick(parent)
+}
+
+// hbForkFrom: a goroutine the runtime starts (an AfterFunc's f) starts
+// after the releases on p (the AfterFunc call).
+func (e *execution) hbForkFrom(child *goroutine, p unsafe.Pointer) {
+	if !e.hbOn() {
+		return
+	}
+	e.hbAcquire(child, p)
+}
+
+// hbJoinAll orders g after every goroutine's events so far: g waited in
+// uncontrolled code (testing's t.Run) for something the detector cannot
+// see.
+func (e *execution) hbJoinAll(g *goroutine) {
+	if !e.hbOn() {
+		return
+	}
+	v := e.vc(g)
+	for _, w := range e.hb.vcs {
+		v.join(w)
+	}
+}
+
+// chanHB is a channel's synchronization: the k-th receive completes after
+// the k-th send, and the (k+C)-th send after the k-th receive, for a
+// buffered channel of capacity C: one clock per buffer slot, sends and
+// receives counted. An unbuffered channel's send and receive rendezvous.
+type chanHB struct {
+	sends, recvs uint64
+	slots        []vclock
+	closed       vclock
+}
+
+func (e *execution) chanHBOf(k unsafe.Pointer, capacity int) *chanHB {
+	h := &e.hb
+	if h.chans == nil {
+		h.chans = make(map[unsafe.Pointer]*chanHB)
+	}
+	c := h.chans[k]
+	if c == nil || (c.sends == 0 && c.recvs == 0 && capacity > len(c.slots)) {
+		var closed vclock
+		if c != nil {
+			closed = c.closed
+		}
+		if capacity < 1 {
+			capacity = 1
+		}
+		c = &chanHB{slots: make([]vclock, capacity), closed: closed}
+		h.chans[k] = c
+	}
+	return c
+}
+
+// slotOp acquires then releases buffer slot i for g.
+func (e *execution) slotOp(g *goroutine, c *chanHB, i uint64) {
+	s := &c.slots[i%uint64(len(c.slots))]
+	v := e.vc(g)
+	v.join(*s)
+	s.join(*v)
+	e.tick(g)
+}
+
+// hbSend: g's value entered the buffer of channel k.
+func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
+	if !e.hbOn() || g == nil {
+		return
+	}
+	c := e.chanHBOf(k, capacity)
+	e.slotOp(g, c, c.sends)
+	c.sends++
+}
+
+// hbRecv: g received from channel k; ok is false when it saw the close.
+func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool) {
+	if !e.hbOn() || g == nil {
+		return
+	}
+	c := e.chanHBOf(k, capacity)
+	if !ok {
+		e.vc(g).join(c.closed)
+		return
+	}
+	e.slotOp(g, c, c.recvs)
+	c.recvs++
+}
+
+// hbTransfer: sender s's value went to receiver r directly (a waiting
+// party). On an unbuffered channel each completes after the other began.
+func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) {
+	if !e.hbOn() || s == nil || r == nil {
+		return
+	}
+	e.hbSend(s, k, capacity)
+	e.hbRecv(r, k, capacity, true)
+	if capacity == 0 {
+		e.vc(s).join(*e.vc(r))
+		e.tick(r)
+	}
+}
+
+// hbClose: g closed channel k.
+func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
+	if !e.hbOn() || g == nil {
+		return
+	}
+	c := e.chanHBOf(k, 0)
+	c.closed.join(*e.vc(g))
+	e.tick(g)
+}
+
+// hbCase records the edge of select case c, completed by g itself.
+func (e *execution) hbCase(g *goroutine, c Case) {
+	if h, ok := c.(interface {
+		hb(*execution, *goroutine)
+	}); ok {
+		h.hb(e, g)
+	}
+}
+
+func (r *RecvCase[E]) hb(e *execution, g *goroutine) {
+	e.hbRecv(g, chanKey(r.c), cap(r.c), r.OK)
+}
+
+func (s *SendCase[E]) hb(e *execution, g *goroutine) {
+	e.hbSend(g, sendKey(s.c), cap(s.c))
+}
+
+// timerKey is the sync object of an AfterFunc timer: its call happens
+// before f starts.
+func timerKey(vt *vtimer) unsafe.Pointer { return unsafe.Pointer(vt) }
