@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Cell renders one run for the tables: "✓ N" (first bug at schedule N),
@@ -303,7 +304,7 @@ func (rep *Report) errors(w io.Writer, rs Results) {
 	for _, p := range rep.Programs {
 		for _, s := range rep.Strategies {
 			if r := rs.Get(p.Dir, s.Name); r != nil && r.Err != "" {
-				rows = append(rows, []string{p.Dir, s.Name, firstLine(r.Err)})
+				rows = append(rows, []string{p.Dir, s.Name, rep.errSummary(r)})
 			}
 		}
 	}
@@ -312,6 +313,20 @@ func (rep *Report) errors(w io.Writer, rs Results) {
 	}
 	fmt.Fprintf(w, "## Runs that did not complete\n\n")
 	table(w, []string{"program", "strategy", "error"}, rows)
+}
+
+// errSummary is the one-line reason a run did not complete. A binary that
+// ran until go test's -timeout (the budget plus 10 s) hung: it is said so,
+// since its output's tail (goroutine stacks) does not say it.
+func (rep *Report) errSummary(r *Result) string {
+	s := strings.TrimSuffix(firstLine(r.Err), ":")
+	if rep.Budget > 0 && r.WallS >= (rep.Budget+10*time.Second).Seconds()-0.5 {
+		s += fmt.Sprintf(" (it hung: killed by go test's -timeout after %.0f s)", r.WallS)
+	}
+	if r.Found {
+		s += fmt.Sprintf("; a %s had been reported at schedule %d", r.Kind, r.First)
+	}
+	return s
 }
 
 // comparison lists, per technique the paper has, the SCTBench programs

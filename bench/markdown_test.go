@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCells(t *testing.T) {
@@ -101,6 +102,18 @@ func TestMarkdownFalseAlarm(t *testing.T) {
 	rep.Summary(&s)
 	if !strings.Contains(s.String(), "FALSE ALARM: gobugs/leak_fixed under portfolio") {
 		t.Errorf("summary:\n%s", s.String())
+	}
+}
+
+func TestErrSummary(t *testing.T) {
+	rep := &Report{Budget: 10 * time.Second}
+	hung := &Result{Err: "the test binary exited with status 2 without reporting a test:\ngoroutine 1", WallS: 20.01, Found: true, Kind: "deadlock", First: 3}
+	want := "the test binary exited with status 2 without reporting a test (it hung: killed by go test's -timeout after 20 s); a deadlock had been reported at schedule 3"
+	if got := rep.errSummary(hung); got != want {
+		t.Errorf("errSummary = %q, want %q", got, want)
+	}
+	if got := rep.errSummary(&Result{Err: "build: x\ny", WallS: 1}); got != "build: x" {
+		t.Errorf("errSummary = %q", got)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -37,7 +38,11 @@ func (r *fileRewriter) atomic(c *astutil.Cursor, call *ast.CallExpr, a ast.Expr)
 		a = ast.NewIdent("nil")
 	}
 	pos := call.Pos()
-	tok := r.hook(pos, "Atomic", a)
+	hook := "Atomic"
+	if fn, _, _ := r.calleeFunc(call.Fun); fn != nil && strings.HasPrefix(fn.Name(), "Load") && !strings.HasPrefix(fn.Name(), "LoadOr") && !strings.HasPrefix(fn.Name(), "LoadAnd") {
+		hook = "AtomicLoad" // a spin on loads changes nothing: see runtime.AtomicLoad
+	}
+	tok := r.hook(pos, hook, a)
 	sig, _ := r.typeOf(call.Fun).(*types.Signature)
 	if sig == nil {
 		return

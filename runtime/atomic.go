@@ -18,3 +18,14 @@ func Atomic(addr any) Token {
 // Then returns v: Then(Atomic(&x), atomic.LoadInt32(&x)) evaluates the
 // scheduling point, then the operation.
 func Then[T any](_ Token, v T) T { return v }
+
+// AtomicLoad is Atomic for an operation that only reads (atomic.LoadInt32,
+// v.Load(), m.Load(k) on a sync.Map): a goroutine spinning on such loads
+// changes nothing, which is how the runtime tells a livelock from a long
+// test.
+func AtomicLoad(addr any) Token {
+	if e, me := enter(); e != nil && e.yield(me, opAtomicLoad) {
+		e.raceAtomic(addr)
+	}
+	return Token{}
+}

@@ -33,9 +33,11 @@ const (
 	opRWUnlock
 	opBroadcast
 	opCancel
+	opAtomicLoad
 )
 
 var opNames = [...]string{
+	opAtomicLoad:   "atomic load",
 	opNone:         "step",
 	opStart:        "start",
 	opGo:           "go",

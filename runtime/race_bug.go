@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"unsafe"
 )
 
@@ -28,7 +29,10 @@ func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev 
 
 // raceBug describes a race: both accesses, their goroutines, the variable.
 func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, write bool, prev epoch, prevWrite bool, prevPC uintptr) *bug {
-	here := callerPos()
+	here := "?"
+	if pc := accessPC(); pc != 0 {
+		here = pcPos(pc)
+	}
 	stack := userStack(string(debug.Stack()))
 	var other *goroutine
 	if id := prev.id(); id < len(e.gs) {
@@ -44,7 +48,7 @@ func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, write bool, prev ep
 		if f := runtime.FuncForPC(prevPC - 1); f != nil {
 			file, line := f.FileLine(prevPC - 1)
 			otherPos = "at " + shortPos(file, line)
-			otherStack = f.Name() + "()\n\t" + file + ":" + itoa(line) + "\n"
+			otherStack = f.Name() + "(...)\n\t" + file + ":" + itoa(line) + "\n"
 		}
 	}
 	b := &bug{kind: kindRace}
@@ -71,4 +75,30 @@ func (e *execution) raceAtEnd() {
 	if e.bug == nil && e.hb.race != nil && !e.t.Failed() {
 		e.bug = e.hb.race
 	}
+}
+
+// accessPC is the pc of the user code that made the access: the first
+// frame outside gosct's runtime (its own tests count as user code).
+func accessPC() uintptr {
+	var pcs [16]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !isRuntimeFrame(f.Function) || strings.HasSuffix(f.File, "_test.go") {
+			return f.PC + 1 // FuncForPC(pc-1) then finds the call
+		}
+		if !more {
+			return 0
+		}
+	}
+}
+
+func pcPos(pc uintptr) string {
+	f := runtime.FuncForPC(pc - 1)
+	if f == nil {
+		return "?"
+	}
+	file, line := f.FileLine(pc - 1)
+	return shortPos(file, line)
 }

@@ -112,7 +112,7 @@ func (e *execution) access(p unsafe.Pointer, write bool) {
 	}
 	var pc uintptr
 	if e.set.detailed {
-		pc = callerPC()
+		pc = accessPC()
 	}
 	e.mu.Lock()
 	if e.over || e.aborting {

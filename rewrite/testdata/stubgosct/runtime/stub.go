@@ -109,6 +109,7 @@ func Signal(c *sync.Cond)                                      { c.Signal() }
 func Broadcast(c *sync.Cond)                                   { c.Broadcast() }
 
 func Atomic(addr any) Token      { return Token{} }
+func AtomicLoad(addr any) Token  { return Token{} }
 func Read(addr any) Token        { return Token{} }
 func Write(addr any) Token       { return Token{} }
 func Then[T any](_ Token, v T) T { return v }

@@ -1,0 +1,462 @@
+package runtime
+
+import (
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+// Each happens-before edge kind comes as a pair of programs: one where the
+// edge orders a write before a read in another goroutine (no schedule may
+// report a race), and one where the same accesses are not ordered (some
+// schedule must report one). They call the hooks as rewritten code would.
+type racePair struct {
+	ok, racy func(t *testing.T)
+}
+
+var racePairs = map[string]racePair{
+	"go": {
+		ok: func(t *testing.T) {
+			x := 0
+			Store(&x, 1)
+			done := Chan(make(chan bool))
+			Go(func() { _ = Load(&x); Send(done, true) })
+			Recv(done)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			done := Chan(make(chan bool))
+			Go(func() { _ = Load(&x); Send(done, true) })
+			Store(&x, 1)
+			Recv(done)
+		},
+	},
+	"unbuffered": {
+		// The receive completes before the send does: the receiver's
+		// write before its receive is ordered before the sender's read
+		// after its send.
+		ok: func(t *testing.T) {
+			x, y := 0, 0
+			ch := Chan(make(chan int))
+			Go(func() { Store(&x, 1); Store(&y, 2); _ = Recv(ch) })
+			Send(ch, 0)
+			_ = Load(&y)
+			Store(&x, 3)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			ch := Chan(make(chan int))
+			Go(func() { _ = Recv(ch); Store(&x, 1) })
+			Send(ch, 0)
+			_ = Load(&x)
+		},
+	},
+	"buffered": {
+		// Capacity 1: the first receive happens before the second send
+		// completes.
+		ok: func(t *testing.T) {
+			x := 0
+			ch := Chan(make(chan int, 1))
+			Go(func() { _ = Recv(ch); Store(&x, 1); _ = Recv(ch) })
+			Send(ch, 0)
+			Send(ch, 0)
+			Send(ch, 0) // completes after the receiver's second receive
+			_ = Load(&x)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			ch := Chan(make(chan int, 2))
+			Go(func() { _ = Recv(ch); Store(&x, 1); _ = Recv(ch) })
+			Send(ch, 0)
+			Send(ch, 0) // a buffer slot is free: no order with the receiver
+			_ = Load(&x)
+		},
+	},
+	"close": {
+		ok: func(t *testing.T) {
+			x := 0
+			ch := Chan(make(chan int))
+			Go(func() { Store(&x, 1); Close(ch) })
+			if _, ok := Recv2(ch); ok {
+				t.Error("value from a closed channel")
+			}
+			_ = Load(&x)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			ch := Chan(make(chan int))
+			Go(func() { Close(ch); Store(&x, 1) })
+			Recv2(ch)
+			_ = Load(&x)
+		},
+	},
+	"select": {
+		ok: func(t *testing.T) {
+			x, y := 0, 0
+			a, b := Chan(make(chan int)), Chan(make(chan int, 1))
+			Go(func() { Store(&x, 1); Send(a, 1) })
+			Go(func() { Store(&y, 2); c0 := OnSend(b, 2); Select(false, c0) })
+			for i := 0; i < 2; i++ {
+				c0, c1 := OnRecv(a), OnRecv(b)
+				Select(false, c0, c1)
+			}
+			_ = Load(&x) + Load(&y)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			a := Chan(make(chan int, 1))
+			Go(func() { c0 := OnSend(a, 1); Select(false, c0); Store(&x, 1) })
+			c0 := OnRecv(a)
+			Select(false, c0)
+			_ = Load(&x)
+		},
+	},
+	"mutex": {
+		ok: func(t *testing.T) {
+			var mu sync.Mutex
+			x := 0
+			done := Chan(make(chan bool))
+			Go(func() { Lock(&mu); Store(&x, Load(&x)+1); Unlock(&mu); Send(done, true) })
+			Lock(&mu)
+			Store(&x, Load(&x)+1)
+			Unlock(&mu)
+			Recv(done)
+		},
+		racy: func(t *testing.T) {
+			var mu sync.Mutex
+			x := 0
+			done := Chan(make(chan bool))
+			Go(func() { Lock(&mu); Store(&x, Load(&x)+1); Unlock(&mu); Send(done, true) })
+			Store(&x, Load(&x)+1)
+			Recv(done)
+		},
+	},
+	"rwmutex": {
+		// RUnlock before Lock, Unlock before RLock; readers share.
+		ok: func(t *testing.T) {
+			var rw sync.RWMutex
+			x := 0
+			done := Chan(make(chan bool))
+			Go(func() { RLock(&rw); _ = Load(&x); RUnlock(&rw); Send(done, true) })
+			Go(func() { RLock(&rw); _ = Load(&x); RUnlock(&rw); Send(done, true) })
+			RWLock(&rw)
+			Store(&x, 1)
+			RWUnlock(&rw)
+			Recv(done)
+			Recv(done)
+		},
+		racy: func(t *testing.T) {
+			var rw sync.RWMutex
+			x := 0
+			done := Chan(make(chan bool))
+			Go(func() { RLock(&rw); Store(&x, 1); RUnlock(&rw); Send(done, true) })
+			RLock(&rw)
+			_ = Load(&x)
+			RUnlock(&rw)
+			Recv(done)
+		},
+	},
+	"waitgroup": {
+		ok: func(t *testing.T) {
+			var wg sync.WaitGroup
+			x, y := 0, 0
+			Add(&wg, 2)
+			Go(func() { Store(&x, 1); Done(&wg) })
+			Go(func() { Store(&y, 1); Done(&wg) })
+			Wait(&wg)
+			_ = Load(&x) + Load(&y)
+		},
+		racy: func(t *testing.T) {
+			var wg sync.WaitGroup
+			x := 0
+			Add(&wg, 1)
+			Go(func() { Done(&wg); Store(&x, 1) })
+			Wait(&wg)
+			_ = Load(&x)
+		},
+	},
+	"waitgroupgo": {
+		ok: func(t *testing.T) {
+			var wg sync.WaitGroup
+			x := 0
+			Store(&x, 1)
+			WaitGroupGo(&wg, func() { Store(&x, Load(&x)+1) })
+			Wait(&wg)
+			_ = Load(&x)
+		},
+		racy: func(t *testing.T) {
+			var wg sync.WaitGroup
+			x := 0
+			WaitGroupGo(&wg, func() { Store(&x, 1) })
+			_ = Load(&x)
+			Wait(&wg)
+		},
+	},
+	"once": {
+		ok: func(t *testing.T) {
+			var once sync.Once
+			x := 0
+			done := Chan(make(chan bool))
+			get := func() int { Do(&once, func() { Store(&x, 1) }); return Load(&x) }
+			Go(func() { get(); Send(done, true) })
+			get()
+			Recv(done)
+		},
+		racy: func(t *testing.T) {
+			var once sync.Once
+			x := 0
+			done := Chan(make(chan bool))
+			Go(func() { Do(&once, func() {}); Store(&x, 1); Send(done, true) })
+			Do(&once, func() {})
+			_ = Load(&x)
+			Recv(done)
+		},
+	},
+	"cond": {
+		// The write is made before Signal, outside the lock: only the
+		// Signal → Wait edge orders it.
+		ok: func(t *testing.T) {
+			var mu sync.Mutex
+			c := sync.NewCond(&mu)
+			x, ready := 0, false
+			Go(func() {
+				Store(&x, 1)
+				Lock(&mu)
+				Store(&ready, true)
+				Unlock(&mu)
+				Signal(c)
+			})
+			Lock(&mu)
+			for !Load(&ready) {
+				CondWait(c)
+			}
+			Unlock(&mu)
+			_ = Load(&x)
+		},
+		racy: func(t *testing.T) {
+			var mu sync.Mutex
+			c := sync.NewCond(&mu)
+			x, ready := 0, false
+			Go(func() {
+				Lock(&mu)
+				Store(&ready, true)
+				Unlock(&mu)
+				Signal(c)
+				Store(&x, 1)
+			})
+			Lock(&mu)
+			for !Load(&ready) {
+				CondWait(c)
+			}
+			Unlock(&mu)
+			_ = Load(&x)
+		},
+	},
+	"atomic": {
+		ok: func(t *testing.T) {
+			var flag atomic.Bool
+			x := 0
+			Go(func() { Store(&x, 1); Atomic(&flag); flag.Store(true) })
+			if Then(Atomic(&flag), flag.Load()) {
+				_ = Load(&x)
+			}
+		},
+		racy: func(t *testing.T) {
+			var flag atomic.Bool
+			x := 0
+			Go(func() { Atomic(&flag); flag.Store(true); Store(&x, 1) })
+			if Then(Atomic(&flag), flag.Load()) {
+				_ = Load(&x)
+			}
+		},
+	},
+	"syncmap": {
+		ok: func(t *testing.T) {
+			var m sync.Map
+			x := 0
+			Go(func() { Store(&x, 1); Atomic(&m); m.Store("k", 1) })
+			Atomic(&m)
+			if _, ok := m.Load("k"); ok {
+				_ = Load(&x)
+			}
+		},
+		racy: func(t *testing.T) {
+			var m sync.Map
+			x := 0
+			Go(func() { Atomic(&m); m.Store("k", 1); Store(&x, 1) })
+			Atomic(&m)
+			if _, ok := m.Load("k"); ok {
+				_ = Load(&x)
+			}
+		},
+	},
+	"afterfunc": {
+		ok: func(t *testing.T) {
+			x := 0
+			done := Chan(make(chan bool))
+			Store(&x, 1)
+			AfterFunc(time.Millisecond, func() { _ = Load(&x); Send(done, true) })
+			Recv(done)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			done := Chan(make(chan bool))
+			AfterFunc(time.Millisecond, func() { _ = Load(&x); Send(done, true) })
+			Store(&x, 1)
+			Recv(done)
+		},
+	},
+	"map": {
+		ok: func(t *testing.T) {
+			m := map[int]int{}
+			var mu sync.Mutex
+			done := Chan(make(chan bool))
+			Go(func() { Lock(&mu); Write(m); m[1] = 1; Unlock(&mu); Send(done, true) })
+			Lock(&mu)
+			_ = Then(Read(m), m[1])
+			Unlock(&mu)
+			Recv(done)
+		},
+		racy: func(t *testing.T) {
+			m := map[int]int{}
+			done := Chan(make(chan bool))
+			Go(func() { Write(m); m[1] = 1; Send(done, true) })
+			_ = Then(Read(m), m[1])
+			Recv(done)
+		},
+	},
+}
+
+func racePairNames() []string {
+	var names []string
+	for n := range racePairs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// The synchronized programs: no schedule reports a race, in both modes.
+func TestRaceFreePrograms(t *testing.T) {
+	for _, name := range racePairNames() {
+		p := racePairs[name]
+		t.Run(name, func(t *testing.T) {
+			x := checkWith(t, "dfs", 5000, func(s *settings) { s.races = racesReport }, p.ok)
+			if x.bugs != 0 || x.schedules < 1 {
+				t.Fatalf("%d bugs in %d schedules", x.bugs, x.schedules)
+			}
+			checkWith(t, "random", 300, func(s *settings) { s.races, s.accessPoints = racesSync, false }, p.ok)
+		})
+	}
+}
+
+const raceProgEnv = "GOSCT_RACE_PROGRAM"
+
+// TestVictimRace runs the racy program named by GOSCT_RACE_PROGRAM.
+func TestVictimRace(t *testing.T) {
+	victimOnly(t)
+	Test(t, racePairs[os.Getenv(raceProgEnv)].racy)
+}
+
+// The unsynchronized programs: a race is found, in both modes, with both
+// accesses named.
+func TestRacyPrograms(t *testing.T) {
+	skipRace(t)
+	for _, name := range racePairNames() {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(raceProgEnv, name)
+			for _, races := range []string{"report", "sync"} {
+				b := wantBug(t, victim(t, "TestVictimRace", wire.Config{Strategy: "random", Races: races}), "race")
+				if !strings.Contains(b.Message, "data race") || !strings.Contains(b.Report, "race_detect_test.go") {
+					t.Errorf("%s: report %q", races, b.Report)
+				}
+			}
+		})
+	}
+}
+
+// Without --races, racy programs report nothing.
+func TestRacesOff(t *testing.T) {
+	skipRace(t)
+	t.Setenv(raceProgEnv, "go")
+	if bs := bugs(victim(t, "TestVictimRace", wire.Config{Strategy: "random", Schedules: 50})); len(bs) != 0 {
+		t.Fatalf("bugs with races off: %+v", bs)
+	}
+}
+
+// A race's trace replays it, and the detailed re-run names the earlier
+// access's position.
+func TestRaceTraceReplays(t *testing.T) {
+	skipRace(t)
+	t.Setenv(raceProgEnv, "mutex")
+	b := wantBug(t, victim(t, "TestVictimRace", wire.Config{Strategy: "random", Races: "report"}), "race")
+	for i := 0; i < 3; i++ {
+		r := wantBug(t, victim(t, "TestVictimRace", wire.Config{Mode: "replay", Trace: b.Trace, Races: "report"}), "race")
+		if !r.Replayed {
+			t.Fatalf("not replayed: %+v", r)
+		}
+		if !strings.Contains(r.Message, "race_detect_test.go") || strings.Contains(r.Message, "position recorded in detailed runs") {
+			t.Fatalf("replay does not name the earlier access: %s", r.Message)
+		}
+	}
+}
+
+// TestVictimRaceThenPanic has a race and, in some schedules, a panic the
+// race leads to.
+func TestVictimRaceThenPanic(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		n := 0
+		done := Chan(make(chan bool))
+		Go(func() { Store(&n, Load(&n)+1); Send(done, true) })
+		Store(&n, Load(&n)+1)
+		Recv(done)
+		if Load(&n) != 2 {
+			panic("lost update")
+		}
+	})
+}
+
+// In report mode a race does not end the execution: the deeper bug it
+// causes is reported in the schedules where it happens.
+func TestRaceDoesNotHideDeeperBug(t *testing.T) {
+	skipRace(t)
+	evs := victim(t, "TestVictimRaceThenPanic", wire.Config{Strategy: "dfs", Races: "report", KeepGoing: true})
+	wantBug(t, evs, "race")
+	wantBug(t, evs, "panic")
+	// In sync mode the lost update is out of reach: the first race ends
+	// the execution.
+	evs = victim(t, "TestVictimRaceThenPanic", wire.Config{Strategy: "dfs", Races: "sync", KeepGoing: true})
+	wantBug(t, evs, "race")
+	for _, b := range bugs(evs) {
+		if b.Kind != "race" {
+			t.Fatalf("sync mode: %+v", b)
+		}
+	}
+}
+
+// The detector's state is per execution: many executions of a racy-free
+// program that touches many variables keep memory flat.
+func TestRaceStateDropped(t *testing.T) {
+	var last *execution
+	checkWith(t, "random", 50, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		e := active.Load()
+		if last != nil && (last.hb.vars == nil) {
+			t.Fatal("no shadow state recorded")
+		}
+		if len(e.hb.vars) != 0 {
+			t.Fatal("state carried over into a new execution")
+		}
+		last = e
+		xs := make([]int, 100)
+		for i := range xs {
+			Store(&xs[i], i)
+		}
+	})
+}
