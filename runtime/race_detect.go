@@ -69,9 +69,10 @@ type varState struct {
 }
 
 // vc returns g's clock, creating it for a goroutine the detector has not
-// seen: it inherits its parent's clock (a subtest started through Run) or,
-// when its parent is unknown (started by uncontrolled code), every clock,
-// so that what we cannot see creates no false race. Lock held.
+// seen. An adopted goroutine inherits its parent's clock (a subtest started
+// through Run) or, when its parent is unknown (started by uncontrolled
+// code), every clock, so that what we cannot see creates no false race.
+// Lock held.
 func (e *execution) vc(g *goroutine) *vclock {
 	h := &e.hb
 	for len(h.vcs) <= g.id {
@@ -80,9 +81,12 @@ func (e *execution) vc(g *goroutine) *vclock {
 	v := &h.vcs[g.id]
 	if *v == nil {
 		switch {
-		case g.parent >= 0 && g.parent < len(h.vcs) && h.vcs[g.parent] != nil && g.id != 0:
+		case !g.adopted:
+			// A goroutine of the execution gets its parent's clock from
+			// hbFork (or hbForkFrom), at its creation.
+		case g.parent >= 0 && g.parent < len(h.vcs) && h.vcs[g.parent] != nil:
 			v.join(h.vcs[g.parent])
-		case g.adopted:
+		default:
 			for _, w := range h.vcs {
 				v.join(w)
 			}

@@ -16,11 +16,12 @@ func Go(f func()) {
 	}
 	var pcs [1]uintptr
 	runtime.Callers(2, pcs[:])
-	if !e.yield(me, opGo) {
-		go f()
-		return
-	}
 	e.spawn(me, pcs[0], f)
+	// The scheduling point comes after the go statement, not before:
+	// that is where the new goroutine may first run, ahead of whatever
+	// its parent does next (which may be invisible to the runtime, such
+	// as a call into uninstrumented code).
+	e.yield(me, opGo)
 }
 
 // spawn registers and starts a goroutine of the execution; it runs when the
