@@ -16,6 +16,7 @@ var funcHooks = map[string]string{
 	"time.Now": "Now", "time.Since": "Since", "time.Until": "Until",
 	"context.WithTimeout": "WithTimeout", "context.WithDeadline": "WithDeadline",
 	"context.WithTimeoutCause": "WithTimeoutCause", "context.WithDeadlineCause": "WithDeadlineCause",
+	"context.WithCancel": "WithCancel", "context.WithCancelCause": "WithCancelCause",
 	"runtime.Gosched": "Gosched",
 	"sync.OnceFunc":   "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
 }

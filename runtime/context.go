@@ -300,3 +300,28 @@ type keySpy struct {
 func (s *keySpy) Err() error            { return context.Canceled }
 func (s *keySpy) Value(key any) any     { s.key = key; return nil }
 func (s *keySpy) Done() <-chan struct{} { return nil }
+
+// WithCancel is context.WithCancel whose cancel function is a scheduling
+// point: cancelling changes what every goroutine watching ctx sees, and the
+// cancel itself runs in the context package, where the runtime cannot see
+// it.
+func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	return ctx, func() {
+		if e, me := enter(); e != nil {
+			e.yield(me, opCancel)
+		}
+		cancel()
+	}
+}
+
+// WithCancelCause is WithCancel for context.WithCancelCause.
+func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	return ctx, func(cause error) {
+		if e, me := enter(); e != nil {
+			e.yield(me, opCancel)
+		}
+		cancel(cause)
+	}
+}

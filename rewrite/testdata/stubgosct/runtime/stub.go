@@ -110,6 +110,12 @@ func Broadcast(c *sync.Cond)                                   { c.Broadcast() }
 
 func Atomic(addr any) Token      { return Token{} }
 func AtomicLoad(addr any) Token  { return Token{} }
+func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
+	return context.WithCancel(parent)
+}
+func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
+	return context.WithCancelCause(parent)
+}
 func Read(addr any) Token        { return Token{} }
 func Write(addr any) Token       { return Token{} }
 func Then[T any](_ Token, v T) T { return v }
