@@ -1,0 +1,166 @@
+package runtime
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
+	"github.com/gosct/gosct/strategies"
+)
+
+// explorer runs one test function under many schedules.
+type explorer struct {
+	t     *testing.T
+	c     *wire.Config
+	strat strategies.Strategy
+	set   settings
+	start time.Time
+	// deadline stops exploring before go test's -timeout would kill the
+	// process.
+	deadline  time.Time
+	schedules int
+	bugs      int
+	seen      map[string]bool
+	exhausted bool
+	// replayer and trace0 are set in replay mode.
+	replayer *replay.Replayer
+	trace0   *replay.Trace
+}
+
+func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
+	x := &explorer{t: t, c: c, set: defaultSettings, start: time.Now(), seen: map[string]bool{}}
+	if c.MaxSteps > 0 {
+		x.set.maxSteps = c.MaxSteps
+	}
+	x.set.races, x.set.accessPoints = parseRaces(c.Races)
+	if c.Mode == "replay" {
+		tr, err := replay.Read(c.Trace)
+		if err != nil {
+			return nil, err
+		}
+		x.trace0 = tr
+		x.replayer = replay.NewReplayer(tr)
+		x.replayer.Continue = c.Continue
+		x.strat = x.replayer
+		x.set.detailed = true
+	} else {
+		name := c.Strategy
+		if name == "" {
+			name = "portfolio"
+		}
+		s, err := strategies.New(name, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth})
+		if err != nil {
+			return nil, err
+		}
+		x.strat = s
+	}
+	if c.BudgetNS > 0 {
+		x.deadline = x.start.Add(time.Duration(c.BudgetNS))
+	}
+	if d, ok := t.Deadline(); ok {
+		// Leave a tenth of the time, at least a few seconds, to report.
+		margin := time.Until(d) / 10
+		if margin < 3*time.Second {
+			margin = 3 * time.Second
+		}
+		if dd := d.Add(-margin); x.deadline.IsZero() || dd.Before(x.deadline) {
+			x.deadline = dd
+		}
+	}
+	return x, nil
+}
+
+func (x *explorer) limit() int {
+	if x.c.Schedules > 0 {
+		return x.c.Schedules
+	}
+	return 1000
+}
+
+// explore runs the schedules. It stops at the first bug unless KeepGoing.
+func (x *explorer) explore(body func(*testing.T)) {
+	startWatchdog()
+	lastProgress := time.Now()
+	for x.schedules < x.limit() {
+		if now := time.Now(); now.Sub(lastProgress) > 500*time.Millisecond {
+			lastProgress = now
+			x.emit(&wire.Event{Event: "progress", Schedules: x.schedules, Bugs: x.bugs, ElapsedS: now.Sub(x.start).Seconds()})
+		}
+		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
+			break
+		}
+		if !x.strat.NewExecution() {
+			x.exhausted = true
+			break
+		}
+		x.schedules++
+		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
+		if e.tooLong {
+			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
+				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
+			break
+		}
+		if skipped {
+			break
+		}
+		if x.replayer != nil {
+			if d := x.replayer.Finish(); d != nil && e.bug == nil {
+				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error()})
+			}
+		}
+		if e.bug != nil {
+			x.found(e, body)
+			if !x.c.KeepGoing {
+				break
+			}
+		}
+	}
+	x.finish()
+}
+
+// runOnce runs one execution in a subtest; skipped reports t.Skip.
+func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, body func(*testing.T)) (e *execution, skipped bool) {
+	e = newExecution(s, set, nil)
+	ok := x.t.Run(name, func(t *testing.T) {
+		e.t = t
+		defer func() { skipped = t.Skipped() }()
+		e.runTest(t, body)
+	})
+	if e.bug == nil && !ok {
+		e.bug = failureBug()
+	}
+	return e, skipped
+}
+
+func (x *explorer) finish() {
+	st := ""
+	if s, ok := x.strat.(strategies.Status); ok {
+		st = s.Status()
+		x.exhausted = x.exhausted || s.Exhausted()
+	}
+	x.emit(&wire.Event{
+		Event:     "test",
+		Schedules: x.schedules,
+		Bugs:      x.bugs,
+		ElapsedS:  time.Since(x.start).Seconds(),
+		Exhausted: x.exhausted,
+		Status:    st,
+	})
+}
+
+func (x *explorer) emit(ev *wire.Event) {
+	ev.Package = x.c.Package
+	ev.Test = x.t.Name()
+	if ev.Strategy == "" {
+		ev.Strategy = x.c.Strategy
+	}
+	if x.c.Results == "" {
+		return
+	}
+	if err := wire.Append(x.c.Results, ev); err != nil {
+		fmt.Fprintf(os.Stderr, "gosct: writing results: %v\n", err)
+	}
+}
