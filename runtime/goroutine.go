@@ -101,37 +101,29 @@ func (g *goroutine) name() string {
 	return "G" + itoa(g.id) + " (" + g.creationSite() + ")"
 }
 
-// callerPC returns the pc of the user code that called the hook, skipping
-// the frames of this package.
-func callerPC() uintptr {
+// callerFrame returns the frame of the user code that called the hook,
+// skipping the frames of this package (and Go's runtime and testing).
+func callerFrame() (runtime.Frame, bool) {
 	var pcs [16]uintptr
-	n := runtime.Callers(2, pcs[:])
+	n := runtime.Callers(3, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
 		if !isRuntimeFrame(f.Function) {
-			return f.PC
+			return f, true
 		}
 		if !more {
-			return 0
+			return f, false
 		}
 	}
 }
 
 // callerPos is the position of the user code that called the hook.
 func callerPos() string {
-	var pcs [16]uintptr
-	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		if !isRuntimeFrame(f.Function) {
-			return shortPos(f.File, f.Line)
-		}
-		if !more {
-			return "?"
-		}
+	if f, ok := callerFrame(); ok {
+		return shortPos(f.File, f.Line)
 	}
+	return "?"
 }
 
 const selfPkg = "github.com/gosct/gosct/runtime."

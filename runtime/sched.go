@@ -578,11 +578,3 @@ func (e *execution) pollAll() bool {
 	return any
 }
 
-func (e *execution) hasPollers() bool {
-	for _, g := range e.gs {
-		if g.state == gBlocked && g.poll != nil {
-			return true
-		}
-	}
-	return false
-}
