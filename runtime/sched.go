@@ -577,4 +577,3 @@ func (e *execution) pollAll() bool {
 	}
 	return any
 }
-
