@@ -49,6 +49,10 @@ func TestInterpret(t *testing.T) {
 			func(r *Result) bool { return r.Err != "" && r.Buggy == -1 && !r.Found }},
 		{"failed without bug", dfs, runOutcome{events: []wire.Event{test(100, false)}, exit: 1},
 			func(r *Result) bool { return r.Err != "" }},
+		{"two tests, one exhausted", dfs, runOutcome{events: []wire.Event{{Event: "test", Test: "A", Schedules: 100}, {Event: "test", Test: "B", Schedules: 7, Exhausted: true}}},
+			func(r *Result) bool { return !r.Budget && r.Schedules == 107 && !r.Exhausted }},
+		{"two tests, one short", dfs, runOutcome{events: []wire.Event{{Event: "test", Test: "A", Schedules: 100}, {Event: "test", Test: "B", Schedules: 7}}},
+			func(r *Result) bool { return r.Budget }},
 		{"bug that failed no subtest", random, runOutcome{events: []wire.Event{bug(3), test(100, false)}, exit: 1},
 			func(r *Result) bool { return r.Found && r.Buggy == -1 }},
 	}
@@ -64,12 +68,17 @@ func TestInterpret(t *testing.T) {
 
 func TestCheckStop(t *testing.T) {
 	early := &Result{Schedules: 1, Budget: true, ExploreS: 0.1, Buggy: -1}
-	checkStop(early, 10*time.Second)
+	checkStop(early, 10*time.Second, 100)
 	if early.Budget || early.Err == "" {
 		t.Errorf("a run that stopped after 0.1s of a 10s budget: %+v", early)
 	}
+	summed := &Result{Schedules: 130, Budget: true, ExploreS: 0.1, Buggy: -1}
+	checkStop(summed, 10*time.Second, 100)
+	if summed.Budget || summed.Err != "" {
+		t.Errorf("an old result summing an exhausted test with one at the limit: %+v", summed)
+	}
 	full := &Result{Schedules: 900, Budget: true, ExploreS: 9.95, Buggy: -1}
-	checkStop(full, 10*time.Second)
+	checkStop(full, 10*time.Second, 1000)
 	if !full.Budget || full.Err != "" {
 		t.Errorf("a run that used its budget: %+v", full)
 	}

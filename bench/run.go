@@ -198,7 +198,7 @@ func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program
 		return r
 	}
 	interpret(r, o, s, c.Schedules)
-	checkStop(r, c.Budget)
+	checkStop(r, c.Budget, c.Schedules)
 	return r
 }
 
@@ -207,6 +207,18 @@ func interpret(r *Result, o *runOutcome, s Strategy, limit int) {
 	r.WallS = o.wall.Seconds()
 	tests := 0
 	exhausted := true
+	// bugTests are the tests that reported a bug; short are those that
+	// ran fewer than limit schedules without exhausting the strategy.
+	bugTests := map[string]bool{}
+	var short []string
+	for _, e := range o.events {
+		if e.Event == "bug" {
+			bugTests[e.Test] = true
+		}
+		if e.Event == "test" && !e.Exhausted && e.Schedules < limit {
+			short = append(short, e.Test)
+		}
+	}
 	for _, e := range o.events {
 		switch e.Event {
 		case "bug":
@@ -235,16 +247,27 @@ func interpret(r *Result, o *runOutcome, s Strategy, limit int) {
 	case !r.Found && o.exit != 0:
 		r.Err = fmt.Sprintf("the test binary exited with status %d but reported no bug:\n%s", o.exit, o.tail)
 	}
-	stoppedEarly := !r.Found || s.CountBuggy
-	r.Budget = tests > 0 && stoppedEarly && !r.Exhausted && r.Schedules < limit*tests
+	for _, t := range short {
+		// A test that stopped short without a bug ending it (or while
+		// counting buggy schedules) ran out of budget.
+		if !bugTests[t] || s.CountBuggy {
+			r.Budget = true
+		}
+	}
 }
 
 // checkStop turns a run that stopped short of its limit without a reason
 // into an error: not exhausted, no bug ended it, and the exploration took
 // well under the budget, so the runtime gave up on its own (the figures of
 // such a run say nothing about the strategy).
-func checkStop(r *Result, budget time.Duration) {
+func checkStop(r *Result, budget time.Duration, limit int) {
 	if !r.Budget || r.Err != "" || budget <= 0 {
+		return
+	}
+	if limit > 0 && r.Schedules >= limit {
+		// Results of an older bench summed tests into one flag: one
+		// test exhausted, another reached the limit.
+		r.Budget = false
 		return
 	}
 	if r.ExploreS < 0.9*budget.Seconds() {

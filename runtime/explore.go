@@ -42,6 +42,9 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 			return nil, err
 		}
 		x.trace0 = tr
+		if r, ok := tr.Params["races"].(string); ok && c.Races == "" {
+			x.set.races, x.set.accessPoints = parseRaces(r) // as recorded
+		}
 		x.replayer = replay.NewReplayer(tr)
 		x.replayer.Continue = c.Continue
 		x.strat = x.replayer

@@ -1,21 +1,37 @@
 package runtime
 
-import "testing"
+import (
+	"sync"
+	"testing"
 
-// BenchmarkLoadControlledRaces is BenchmarkLoadControlled with the race
-// detector on: the difference is the detector's cost per access.
-func BenchmarkLoadControlledRaces(b *testing.B) {
+	"github.com/gosct/gosct/strategies"
+)
+
+// benchLoads runs b.N Loads in one execution with the settings set
+// makes: a scheduling point without a switch, plus the detector's work.
+func benchLoads(b *testing.B, set func(*settings)) {
 	x := 0
 	runExec(sameFirst{}, func() {
 		e := active.Load()
-		e.set.maxSteps = 1 << 62 // not a livelock
-		e.set.races = racesReport
+		// Not a livelock: never switch to the fair scheduler's checks.
+		e.set.maxSteps, e.set.fairAfter = 1<<62, 1<<62
+		set(&e.set)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			Load(&x)
 		}
 		b.StopTimer()
 	})
+}
+
+// BenchmarkLoadControlledNoRaces and BenchmarkLoadControlledRaces: the
+// difference is the detector's cost per access (report mode).
+func BenchmarkLoadControlledNoRaces(b *testing.B) {
+	benchLoads(b, func(s *settings) { s.races = racesOff })
+}
+
+func BenchmarkLoadControlledRaces(b *testing.B) {
+	benchLoads(b, func(s *settings) { s.races = racesReport })
 }
 
 // BenchmarkLoadNoPointRaces is BenchmarkLoadNoPoint with the detector on
@@ -48,4 +64,73 @@ func BenchmarkStoreNoPointRacesManyVars(b *testing.B) {
 		}
 		b.StopTimer()
 	})
+}
+
+// raceProgram is a race-free program with shared accesses, locks, a
+// WaitGroup and channels, for the detector's benchmarks.
+func raceProgram() {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	xs := make([]int, 8)
+	c := Chan(make(chan int, 2))
+	for w := 0; w < 3; w++ {
+		Add(&wg, 1)
+		Go(func() {
+			for i := range xs {
+				Lock(&mu)
+				Store(&xs[i], Load(&xs[i])+1)
+				Unlock(&mu)
+			}
+			Send(c, 1)
+			Done(&wg)
+		})
+	}
+	for i := 0; i < 3; i++ {
+		Recv(c)
+	}
+	Wait(&wg)
+	for i := range xs {
+		if Load(&xs[i]) != 3 {
+			panic("lost update")
+		}
+	}
+}
+
+// BenchmarkExecutionRaces is one execution of raceProgram with the
+// detector off (races=off) and on (races=report); the heap after the
+// last execution shows the detector's state is dropped with each (run
+// with -benchtime=100000x for the flat-memory figure).
+func BenchmarkExecutionRaces(b *testing.B) {
+	for _, mode := range []raceMode{racesOff, racesReport} {
+		name := "off"
+		if mode == racesReport {
+			name = "report"
+		}
+		b.Run(name, func(b *testing.B) {
+			s, _ := strategies.New("random", strategies.Options{Seed: 1})
+			set := defaultSettings
+			set.races = mode
+			var heap1k uint64
+			for i := 0; i < b.N; i++ {
+				s.NewExecution()
+				e := newExecution(s, set, nil)
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					e.runTest(nil, func(*testing.T) { raceProgram() })
+				}()
+				<-done
+				if e.bug != nil {
+					b.Fatalf("bug in a race-free program: %s", e.bug.report())
+				}
+				if i == 999 {
+					heap1k = liveHeap()
+				}
+			}
+			if b.N >= 1000 {
+				b.ReportMetric(float64(heap1k), "heap-after-1k-B")
+			}
+			b.ReportMetric(float64(liveHeap()), "heap-at-end-B")
+		})
+	}
 }

@@ -70,10 +70,18 @@ func accessName(write bool) string {
 }
 
 // raceAtEnd makes the race recorded in racesReport the execution's bug,
-// unless a deeper bug (or a failed test) ended it. Lock held.
+// unless a deeper bug (a panic, a deadlock, a leak, a goroutine's
+// t.Fatal) ended it. A failed assertion in the test goroutine does not
+// count as deeper: it is most often the race's own effect, and the race
+// is its cause, so the report names the race and says the test failed.
+// Lock held.
 func (e *execution) raceAtEnd() {
-	if e.bug == nil && e.hb.race != nil && !e.t.Failed() {
-		e.bug = e.hb.race
+	if e.bug != nil || e.hb.race == nil {
+		return
+	}
+	e.bug = e.hb.race
+	if e.t != nil && e.t.Failed() {
+		e.bug.message += "; the test then failed (its output is above)"
 	}
 }
 

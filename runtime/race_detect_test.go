@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"os"
 	"sort"
 	"strings"
@@ -458,5 +459,32 @@ func TestRaceStateDropped(t *testing.T) {
 		for i := range xs {
 			Store(&xs[i], i)
 		}
+	})
+}
+
+// Synchronization the detector cannot see (context's cancel closes its
+// channel outside the model) must not produce a false race.
+func TestRaceUnseenClose(t *testing.T) {
+	checkWith(t, "dfs", 2000, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		x := 0
+		done := Chan(make(chan bool))
+		Go(func() { Store(&x, 1); cancel(); Send(done, true) })
+		Recv(ctx.Done())
+		_ = Load(&x)
+		Recv(done)
+	})
+}
+
+// Timer.Reset of an AfterFunc timer: the Reset call happens before f.
+func TestRaceTimerReset(t *testing.T) {
+	checkWith(t, "dfs", 2000, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		x := 0
+		done := Chan(make(chan bool))
+		tm := AfterFunc(time.Hour, func() { _ = Load(&x); Send(done, true) })
+		TimerStop(tm)
+		Store(&x, 1)
+		TimerReset(tm, time.Millisecond)
+		Recv(done)
 	})
 }

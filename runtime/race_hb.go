@@ -111,6 +111,7 @@ type chanHB struct {
 	sends, recvs uint64
 	slots        []vclock
 	closed       vclock
+	sawClose     bool
 }
 
 func (e *execution) chanHBOf(k unsafe.Pointer, capacity int) *chanHB {
@@ -121,13 +122,14 @@ func (e *execution) chanHBOf(k unsafe.Pointer, capacity int) *chanHB {
 	c := h.chans[k]
 	if c == nil || (c.sends == 0 && c.recvs == 0 && capacity > len(c.slots)) {
 		var closed vclock
+		saw := false
 		if c != nil {
-			closed = c.closed
+			closed, saw = c.closed, c.sawClose
 		}
 		if capacity < 1 {
 			capacity = 1
 		}
-		c = &chanHB{slots: make([]vclock, capacity), closed: closed}
+		c = &chanHB{slots: make([]vclock, capacity), closed: closed, sawClose: saw}
 		h.chans[k] = c
 	}
 	return c
@@ -159,8 +161,19 @@ func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool
 	}
 	c := e.chanHBOf(k, capacity)
 	if !ok {
+		if !c.sawClose {
+			// Closed by code the detector does not see (context's
+			// cancel, a library): assume it synchronized with
+			// everything so far rather than report a false race.
+			e.hbJoinAll(g)
+		}
 		e.vc(g).join(c.closed)
 		return
+	}
+	if c.recvs >= c.sends {
+		// A value sent by code the detector does not see (or by the
+		// runtime: a timer's tick): as for an unseen close.
+		e.hbJoinAll(g)
 	}
 	e.slotOp(g, c, c.recvs)
 	c.recvs++
@@ -186,6 +199,7 @@ func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
 		return
 	}
 	c := e.chanHBOf(k, 0)
+	c.sawClose = true
 	c.closed.join(*e.vc(g))
 	e.tick(g)
 }

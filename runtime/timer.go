@@ -235,6 +235,7 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	active := e.clock.stop(vt)
+	e.hbRelease(me, timerKey(vt))
 	e.clock.arm(e, vt, d)
 	return active
 }

@@ -74,6 +74,10 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 	rs := &trailStrategy{trail: e.trail}
 	re, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_replay", rs, set, body)
 	replayed := re.bug != nil && re.bug.kind == b.kind && !rs.diverged
+	if replayed && b.kind == kindRace {
+		// The detailed re-run knows where the earlier access was.
+		b.message, b.gs = re.bug.message, re.bug.gs
+	}
 	src := re
 	if !replayed {
 		src = e // keep what the original run recorded
@@ -119,6 +123,9 @@ func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
 	}
 	if x.c.Depth > 0 {
 		tr.Params["depth"] = x.c.Depth
+	}
+	if x.c.Races != "" {
+		tr.Params["races"] = x.c.Races
 	}
 	for i, d := range e.trail {
 		td := replay.Decision{Kind: d.kind.String(), Choice: int(d.choice), G: int(d.cur)}

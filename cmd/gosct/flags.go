@@ -85,7 +85,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "go on after a test's first bug")
 	fs.BoolVar(&o.deps, "deps", false, "also instrument the packages of dependency modules")
 	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps after which an execution is a livelock (default: the runtime's)")
-	fs.StringVar(&o.races, "races", "off", "data races: off or report")
+	fs.StringVar(&o.races, "races", "off", "data races: off, report (a race is a bug; every access stays a scheduling point) or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	return fs
 }
@@ -144,8 +144,8 @@ func (o *testOptions) validate() error {
 	if o.maxSteps < 0 {
 		return usagef("--max-steps must not be negative, not %d", o.maxSteps)
 	}
-	if o.races != "off" && o.races != "report" {
-		return usagef("--races must be off or report, not %q", o.races)
+	if o.races != "off" && o.races != "report" && o.races != "sync" {
+		return usagef("--races must be off, report or sync, not %q", o.races)
 	}
 	if _, err := topLevelRun(o.run); err != nil {
 		return err

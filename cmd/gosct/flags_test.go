@@ -69,7 +69,7 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--bound", "-2"}, "--bound must not be negative"},
 		{[]string{"--depth", "0"}, "--depth must be at least 1"},
 		{[]string{"--max-steps", "-5"}, "--max-steps must not be negative"},
-		{[]string{"--races", "on"}, "--races must be off or report"},
+		{[]string{"--races", "on"}, "--races must be off, report or sync"},
 		{[]string{"--run", "(("}, "bad --run regexp"},
 		{[]string{"--frobnicate"}, "unknown flag: --frobnicate"},
 		{[]string{"-race"}, "flags for go test go after --"},
