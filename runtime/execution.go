@@ -48,7 +48,7 @@ func (e *execution) finishMain(r any, returned bool) {
 		raceEnable()
 		e.mu.Lock()
 		if e.bug == nil && returned {
-			if leaked := e.blockedGoroutines(false); len(leaked) > 0 {
+			if leaked := e.withoutTimerWaiters(e.blockedGoroutines(false)); len(leaked) > 0 {
 				e.bug = e.leakBug(leaked)
 			}
 		}

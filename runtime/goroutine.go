@@ -62,7 +62,14 @@ type goroutine struct {
 	// when it ends, and never reported as leaked.
 	adopted bool
 	parent  int
-	created uintptr // pc of the go statement (0 for adopted goroutines)
+	// inRun is set while the goroutine waits in testing's t.Run for a
+	// subtest that joined the execution (runParent is that subtest's
+	// parent): it cannot come back before the subtest ends, so it is kept
+	// out of e.ndetached, and the scheduler neither waits for it in real
+	// time nor holds the virtual clock for it.
+	inRun     bool
+	runParent *goroutine
+	created   uintptr // pc of the go statement (0 for adopted goroutines)
 
 	// op is the operation the goroutine is about to perform or is blocked
 	// in; where is its source position, recorded only in detailed mode.

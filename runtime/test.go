@@ -56,14 +56,24 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		return t.Run(name, f)
 	}
 	e.leave(me, opUncontrolled)
+	e.mu.Lock()
+	if me.state == gDetached && !e.over {
+		me.inRun = true
+		e.ndetached--
+	}
+	e.mu.Unlock()
 	ok := t.Run(name, func(t *testing.T) {
 		e2, child := enter() // joins as an adopted goroutine
 		if e2 == e && child != nil {
 			child.parent = me.id
+			child.runParent = me
 			defer e.adoptedExit(child)
 		}
 		f(t)
 	})
+	e.mu.Lock()
+	e.endRunWait(me)
+	e.mu.Unlock()
 	e.rejoin(me)
 	e.mu.Lock()
 	e.hbJoinAll(me)
@@ -107,6 +117,11 @@ func (e *execution) passOn(me *goroutine) {
 func (e *execution) adoptedExit(g *goroutine) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	// The parent returns from t.Run in uncontrolled code now: count it as
+	// detached again before anyone decides that nothing can move.
+	if g.runParent != nil {
+		e.endRunWait(g.runParent)
+	}
 	if e.over {
 		return
 	}
@@ -124,5 +139,14 @@ func (e *execution) adoptedExit(g *goroutine) {
 func (e *execution) rejoin(me *goroutine) {
 	if e2, _ := e.foreign(me.goid); e2 == nil && !me.adopted && me != e.main {
 		goexit()
+	}
+}
+
+// endRunWait counts g, back from waiting for a subtest, as detached again.
+// Lock held.
+func (e *execution) endRunWait(g *goroutine) {
+	if g.inRun {
+		g.inRun = false
+		e.ndetached++
 	}
 }

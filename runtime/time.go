@@ -30,7 +30,8 @@ import (
 // only up to leakHorizon past the instant the test returned, and tickers no
 // longer count: a goroutine left ranging over a ticker, or sleeping in a
 // loop, after its test is over never quiesces in real Go either; it is
-// reported as leaked (goleak would report it too) rather than run forever.
+// stopped there rather than run forever, and not reported as leaked, since
+// a timer can still wake it (see leak_timers.go).
 
 // leakHorizon is how much virtual time the goroutines left behind by a test
 // get to finish after it returned; about what go.uber.org/goleak waits.
