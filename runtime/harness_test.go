@@ -26,7 +26,7 @@ import (
 // the explorer, for its counters. Any bug fails t.
 func check(t *testing.T, strategy string, n int, body func(*testing.T)) *explorer {
 	t.Helper()
-	c := &wire.Config{Mode: "explore", Strategy: strategy, Schedules: n, Seed: 1}
+	c := &wire.Config{Mode: "explore", Strategy: strategy, Schedules: n, Seed: 1, TraceDir: t.TempDir()}
 	x, err := newExplorer(t, c)
 	if err != nil {
 		t.Fatal(err)
