@@ -228,6 +228,12 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		}
 		return
 	}
+	if methodKey(fn) == "testing.common.Cleanup" && isTestingT(sel.Recv()) {
+		// Promoted from testing's unexported common: the hook takes the
+		// *testing.T itself. Cleanups must run inside the execution.
+		c.Replace(r.replaced(r.hook(pos, "Cleanup", append([]ast.Expr{se.X}, call.Args...)...), call))
+		return
+	}
 	h := methodHooks[methodKey(fn)]
 	wantAddr := true
 	if h == "" {

@@ -19,6 +19,8 @@ func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	active.Store(e)
 	returned := false
 	defer func() { e.finishMain(recover(), returned) }()
+	startCleanups(t)
+	defer runCleanups(t) // before the leak check; see cleanup.go
 	body(t)
 	returned = true
 }

@@ -10,8 +10,11 @@ import "time"
 // (patrickmn/go-cache, cenkalti/backoff, alitto/pond, hashicorp/golang-lru
 // expirable caches), so only goroutines that nothing can ever wake are
 // leaks: blocked on channels, locks or wait groups with no pending timer
-// among what they wait for. Tools that want every stray goroutine reported
-// have go.uber.org/goleak.
+// among what they wait for. One exception: a goroutine whose only way on is
+// a ticker (`for range ticker.C`, a receive outside any select) wakes for
+// ever and never gets anywhere else: it is a leak. A select with a ticker
+// and a stop channel is a daemon waiting to be stopped, not one.
+// Tools that want every stray goroutine reported have go.uber.org/goleak.
 
 // withoutTimerWaiters drops from gs the goroutines that a pending timer can
 // still wake: sleepers, and receivers (in a select too) on the channel of
@@ -31,7 +34,7 @@ func (e *execution) withoutTimerWaiters(gs []*goroutine) []*goroutine {
 				continue
 			}
 			for _, w := range cs.recvq {
-				if w.live() {
+				if w.live() && (t.period == 0 || w.sel != nil) {
 					wakeable[w.g] = true
 				}
 			}

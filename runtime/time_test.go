@@ -379,9 +379,13 @@ func TestTickerDaemonNotLeak(t *testing.T) {
 	real0 := time.Now()
 	check(t, "random", 10, func(t *testing.T) {
 		tk := NewTicker(time.Millisecond) // never stopped
+		stop := Chan(make(chan struct{})) // never closed: a daemon waiting to be stopped
 		Go(func() {
 			for {
-				Recv(tk.C)
+				c0, c1 := OnRecv(tk.C), OnRecv(stop)
+				if Select(false, c0, c1) == 1 {
+					return
+				}
 			}
 		})
 		Sleep(10 * time.Millisecond)
@@ -528,4 +532,22 @@ func TestTimeBugReplays(t *testing.T) {
 			t.Fatalf("replay %d: %+v", i, r)
 		}
 	}
+}
+
+func TestVictimTickerOnlyLeak(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		tk := NewTicker(time.Millisecond)
+		Go(func() { // wakes for ever, never gets anywhere else
+			for {
+				Recv(tk.C)
+			}
+		})
+	})
+}
+
+// A goroutine whose only way on is a ticker is a leak, though the ticker
+// keeps waking it.
+func TestTickerOnlyLeakFound(t *testing.T) {
+	wantBug(t, victim(t, "TestVictimTickerOnlyLeak", wire.Config{Strategy: "random", Schedules: 5}), "leak")
 }

@@ -14,6 +14,13 @@ func TestA(t *testing.T) {
 
 func TestB(*testing.T) {}
 
+func TestCleanup(t *testing.T) {
+	t.Cleanup(func() {})
+	t.Run("sub", func(t *testing.T) { t.Cleanup(func() {}) })
+}
+
+func BenchmarkCleanup(b *testing.B) { b.Cleanup(func() {}) }
+
 func TestMain(m *testing.M) { m.Run() }
 
 func helper(t *testing.T) {}

@@ -18,6 +18,7 @@ type Token struct{}
 func Test(t *testing.T, body func(*testing.T))               { body(t) }
 func Run(t *testing.T, name string, f func(*testing.T)) bool { return t.Run(name, f) }
 func Parallel(t *testing.T)                                  { t.Parallel() }
+func Cleanup(t *testing.T, f func())                        { t.Cleanup(f) }
 func Go(f func())                                            { go f() }
 func Gosched()                                               { runtime.Gosched() }
 
