@@ -18,7 +18,7 @@ type Token struct{}
 func Test(t *testing.T, body func(*testing.T))               { body(t) }
 func Run(t *testing.T, name string, f func(*testing.T)) bool { return t.Run(name, f) }
 func Parallel(t *testing.T)                                  { t.Parallel() }
-func Cleanup(t *testing.T, f func())                        { t.Cleanup(f) }
+func Cleanup(t *testing.T, f func())                         { t.Cleanup(f) }
 func Go(f func())                                            { go f() }
 func Gosched()                                               { runtime.Gosched() }
 
@@ -109,8 +109,8 @@ func CondWait(c *sync.Cond)                                    { c.Wait() }
 func Signal(c *sync.Cond)                                      { c.Signal() }
 func Broadcast(c *sync.Cond)                                   { c.Broadcast() }
 
-func Atomic(addr any) Token      { return Token{} }
-func AtomicLoad(addr any) Token  { return Token{} }
+func Atomic(addr any) Token     { return Token{} }
+func AtomicLoad(addr any) Token { return Token{} }
 func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 	return context.WithCancel(parent)
 }
