@@ -13,25 +13,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gosct/gosct/internal/testbin"
 	"github.com/gosct/gosct/internal/wire"
 )
 
-// buildBinary runs `go test -c` with the overlay for one package, in the
-// module directory. It mirrors cmd/gosct's build (without the user's go
-// test flags, which the benchmark does not take).
+// buildBinary builds one package's instrumented test binary, as the
+// command does (without user go test flags, which the benchmark does not
+// take).
 func buildBinary(ctx context.Context, modDir, overlay string, flags []string, importPath, out string) error {
-	args := []string{"test", "-c", "-o", out}
-	if overlay != "" {
-		args = append(args, "-overlay="+overlay)
-	}
-	args = append(args, flags...)
-	args = append(args, importPath)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = modDir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go test -c %s: %v\n%s", importPath, err, lastLines(buf.String(), 10))
+	if b, err := testbin.Build(ctx, modDir, overlay, flags, importPath, out); err != nil {
+		return fmt.Errorf("go test -c %s: %v\n%s", importPath, err, lastLines(string(b), 10))
 	}
 	return nil
 }
@@ -72,7 +63,7 @@ func runBinary(ctx context.Context, bin, dir, tmp string, cfg wire.Config, timeo
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-test.run=.", "-test.count=1", "-test.timeout="+timeout.String())
 	cmd.Dir = dir
-	cmd.Env = append(envWithout(os.Environ(), wire.EnvConfig), wire.EnvConfig+"="+string(b))
+	cmd.Env = append(testbin.EnvWithout(os.Environ(), wire.EnvConfig), wire.EnvConfig+"="+string(b))
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.WaitDelay = 5 * time.Second
@@ -135,16 +126,6 @@ func readEvents(path string) ([]wire.Event, error) {
 		}
 	}
 	return out, nil
-}
-
-func envWithout(env []string, name string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // tail keeps the last n lines.

@@ -9,33 +9,22 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/gosct/gosct/internal/testbin"
 	"github.com/gosct/gosct/internal/wire"
 )
 
-// buildTestBinary runs `go test -c` with the overlay for one package. The
-// returned output of a failed build names the user's files: the rewriter
-// emits //line directives.
+// buildTestBinary builds one package's instrumented test binary with the
+// user's build flags.
 func buildTestBinary(ctx context.Context, modDir, overlay string, flags []string, gt *goTestFlags, importPath, out string) ([]byte, error) {
-	args := []string{"test", "-c", "-o", out}
-	if overlay != "" {
-		args = append(args, "-overlay="+overlay)
-	}
-	args = append(args, flags...)
+	all := append([]string(nil), flags...)
 	if gt.tags != "" {
-		args = append(args, "-tags="+gt.tags)
+		all = append(all, "-tags="+gt.tags)
 	}
-	args = append(args, gt.build...)
-	args = append(args, importPath)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = modDir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
-	return buf.Bytes(), err
+	all = append(all, gt.build...)
+	return testbin.Build(ctx, modDir, overlay, all, importPath, out)
 }
 
 // binaryRun is one run of an instrumented test binary.
@@ -74,7 +63,7 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 	}
 	cmd := exec.CommandContext(ctx, r.bin, r.args...)
 	cmd.Dir = r.dir
-	cmd.Env = append(envWithout(os.Environ(), wire.EnvConfig), wire.EnvConfig+"="+string(cfg))
+	cmd.Env = append(testbin.EnvWithout(os.Environ(), wire.EnvConfig), wire.EnvConfig+"="+string(cfg))
 	var buf bytes.Buffer
 	var w io.Writer = &buf
 	if r.stream {
@@ -156,13 +145,3 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
-
-func envWithout(env []string, name string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
