@@ -50,11 +50,10 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		x.strat = x.replayer
 		x.set.detailed = true
 	} else {
-		name := c.Strategy
-		if name == "" {
-			name = "portfolio"
+		if c.Strategy == "" {
+			c.Strategy = "portfolio" // named in events and traces
 		}
-		s, err := strategies.New(name, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth})
+		s, err := strategies.New(c.Strategy, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth})
 		if err != nil {
 			return nil, err
 		}
