@@ -31,8 +31,11 @@ func NewPB(o Options) *Bounded { return &Bounded{*newSearch("pb", preemptive, bo
 func NewDB(o Options) *Bounded { return &Bounded{*newSearch("db", delaying, bound(o))} }
 
 func bound(o Options) int {
-	if o.Bound > 0 {
+	switch {
+	case o.Bound > 0:
 		return o.Bound
+	case o.Bound < 0:
+		return 0
 	}
 	return DefaultBound
 }

@@ -5,19 +5,15 @@ import (
 	"testing"
 )
 
-// exploreBound runs an iterative bounded search up to bound and returns all
-// outcomes, and those of the executions that were not re-runs.
-func exploreBound(t *testing.T, p *prog, s *Bounded, limit int) (all, fresh []outcome) {
+// exploreBound runs an iterative bounded search up to bound and returns the
+// outcomes of its executions.
+func exploreBound(t *testing.T, p *prog, s *Bounded, limit int) []outcome {
 	t.Helper()
+	var all []outcome
 	for len(all) < limit && s.NewExecution() {
-		rev := s.Revisit()
-		o := p.run(s, 10000)
-		all = append(all, o)
-		if !rev {
-			fresh = append(fresh, o)
-		}
+		all = append(all, p.run(s, 10000))
 	}
-	return all, fresh
+	return all
 }
 
 func TestBoundedFig1Counts(t *testing.T) {
@@ -28,13 +24,10 @@ func TestBoundedFig1Counts(t *testing.T) {
 		s    *Bounded
 		want int
 	}{{"pb", NewPB(Options{Bound: 1}), 11}, {"db", NewDB(Options{Bound: 1}), 4}} {
-		all, fresh := exploreBound(t, fig1(), c.s, 1000)
-		if len(distinct(all)) != c.want {
-			t.Errorf("%s: %d distinct schedules, want %d: %v", c.name, len(distinct(all)), c.want, distinct(all))
-		}
-		// No schedule is explored twice except the announced re-runs.
-		if len(fresh) != c.want || len(distinct(fresh)) != c.want {
-			t.Errorf("%s: %d new executions (%d distinct), want %d", c.name, len(fresh), len(distinct(fresh)), c.want)
+		all := exploreBound(t, fig1(), c.s, 1000)
+		// No schedule is run twice, not even those of bound 0 at bound 1.
+		if len(all) != c.want || len(distinct(all)) != c.want {
+			t.Errorf("%s: %d executions (%d distinct), want %d: %v", c.name, len(all), len(distinct(all)), c.want, distinct(all))
 		}
 		if !c.s.Exhausted() || c.s.Bound() != 1 {
 			t.Errorf("%s: exhausted=%v bound=%d", c.name, c.s.Exhausted(), c.s.Bound())
@@ -64,7 +57,6 @@ func TestBoundedCountsExactly(t *testing.T) {
 			p := fig2()
 			seen := map[string]bool{}
 			for s.NewExecution() {
-				rev := s.Revisit()
 				passBound := s.Bound()
 				rec.reset()
 				o := p.run(rec, 1000)
@@ -75,10 +67,10 @@ func TestBoundedCountsExactly(t *testing.T) {
 				if c > bound {
 					t.Fatalf("%s bound %d: schedule %s costs %d", name, bound, o.schedule, c)
 				}
-				if !rev && c != passBound {
+				if c != passBound {
 					t.Fatalf("%s: new schedule %s in pass %d costs %d", name, o.schedule, passBound, c)
 				}
-				if !rev && seen[o.schedule] {
+				if seen[o.schedule] {
 					t.Fatalf("%s: schedule %s explored twice", name, o.schedule)
 				}
 				seen[o.schedule] = true
@@ -134,7 +126,7 @@ func TestFig2NeedsTwoDelaysOnePreemption(t *testing.T) {
 		{NewDB(Options{Bound: 1}), false},
 		{NewDB(Options{Bound: 2}), true},
 	} {
-		all, _ := exploreBound(t, fig2(), c.s, 100000)
+		all := exploreBound(t, fig2(), c.s, 100000)
 		if got := firstBug(all) > 0; got != c.found {
 			t.Errorf("%s bound %d: found=%v, want %v", c.s.name, c.s.maxBound, got, c.found)
 		}
@@ -143,16 +135,16 @@ func TestFig2NeedsTwoDelaysOnePreemption(t *testing.T) {
 
 func TestReorderNeedsXMinus1Delays(t *testing.T) {
 	for x := 3; x <= 5; x++ {
-		all, _ := exploreBound(t, reorder(x), NewDB(Options{Bound: x - 2}), 1000000)
+		all := exploreBound(t, reorder(x), NewDB(Options{Bound: x - 2}), 1000000)
 		if firstBug(all) > 0 {
 			t.Errorf("reorder_%d found with %d delays", x, x-2)
 		}
 		d := NewDB(Options{Bound: x - 1})
-		all, _ = exploreBound(t, reorder(x), d, 1000000)
+		all = exploreBound(t, reorder(x), d, 1000000)
 		if firstBug(all) == 0 {
 			t.Errorf("reorder_%d not found with %d delays", x, x-1)
 		}
-		all, _ = exploreBound(t, reorder(x), NewPB(Options{Bound: 1}), 1000000)
+		all = exploreBound(t, reorder(x), NewPB(Options{Bound: 1}), 1000000)
 		if firstBug(all) == 0 {
 			t.Errorf("reorder_%d not found with 1 preemption", x)
 		}
@@ -163,9 +155,9 @@ func TestBoundedStopsWhenTreeExplored(t *testing.T) {
 	// Two threads of two steps have at most 3 preemptions; with bound 10
 	// the search must stop once a pass leaves nothing out.
 	s := NewPB(Options{Bound: 10})
-	all, fresh := exploreBound(t, indep(2, 2), s, 1000)
-	if len(distinct(all)) != 6 || len(fresh) != 6 {
-		t.Fatalf("%d distinct, %d new, want 6", len(distinct(all)), len(fresh))
+	all := exploreBound(t, indep(2, 2), s, 1000)
+	if len(distinct(all)) != 6 || len(all) != 6 {
+		t.Fatalf("%d distinct, %d executions, want 6", len(distinct(all)), len(all))
 	}
 	if !s.Exhausted() || s.Bound() >= 10 {
 		t.Fatalf("exhausted=%v bound=%d", s.Exhausted(), s.Bound())
@@ -177,15 +169,13 @@ func TestBoundedStopsWhenTreeExplored(t *testing.T) {
 
 func TestBoundedFirstScheduleIsRoundRobin(t *testing.T) {
 	for _, s := range []*Bounded{NewPB(Options{}), NewDB(Options{})} {
-		all, _ := exploreBound(t, fig1(), s, 1)
+		all := exploreBound(t, fig1(), s, 1)
 		if want := "T0:a T1:b T1:c T2:d T3:e"; all[0].schedule != want {
 			t.Errorf("%s: first %q want %q", s.name, all[0].schedule, want)
 		}
 	}
 }
 
-var _ Revisiter = (*Bounded)(nil)
-var _ Revisiter = (*Portfolio)(nil)
 var _ Saver = (*DFS)(nil)
 var _ Status = (*DFSRB)(nil)
 var _ Status = (*PCT)(nil)
@@ -223,7 +213,7 @@ func TestBoundedMatchesBruteForce(t *testing.T) {
 				if name == "db" {
 					s = NewDB(Options{Bound: b})
 				}
-				_, fresh := exploreBound(t, mk(), s, 100000)
+				fresh := exploreBound(t, mk(), s, 100000)
 				got := distinct(fresh)
 				if len(got) != len(fresh) {
 					t.Errorf("%s %s bound %d: a new schedule ran twice", pname, name, b)
@@ -250,14 +240,14 @@ func TestBoundedMatchesBruteForce(t *testing.T) {
 }
 
 func TestBoundZero(t *testing.T) {
-	// Options.Bound = 0 means the default, so build bound 0 directly.
-	db := &Bounded{*newSearch("db", delaying, 0)}
-	all, _ := exploreBound(t, fig1(), db, 100)
+	// Options.Bound = 0 means the default; a negative bound asks for 0.
+	db := NewDB(Options{Bound: -1})
+	all := exploreBound(t, fig1(), db, 100)
 	if len(all) != 1 || !db.Exhausted() {
 		t.Fatalf("db bound 0: %d schedules (exhausted %v), want the round robin only", len(all), db.Exhausted())
 	}
-	pb := &Bounded{*newSearch("pb", preemptive, 0)}
-	all, _ = exploreBound(t, reorder(3), pb, 1000)
+	pb := NewPB(Options{Bound: -1})
+	all = exploreBound(t, reorder(3), pb, 1000)
 	if firstBug(all) > 0 {
 		t.Fatal("reorder_3 found without preemption")
 	}

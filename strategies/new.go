@@ -12,7 +12,9 @@ type Options struct {
 	// explores the same schedules.
 	Seed int64
 	// Bound is the largest preemption (pb) or delay (db) bound; the bounded
-	// strategies explore bounds 0, 1, ... Bound in turn.
+	// strategies explore bounds 0, 1, ... Bound in turn. 0 selects
+	// DefaultBound, so that the zero Options are useful; a negative Bound
+	// asks for bound 0, the round-robin schedules only.
 	Bound int
 	// Depth is PCT's bug depth d (default 3).
 	Depth int

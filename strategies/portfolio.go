@@ -129,12 +129,3 @@ func (p *Portfolio) Exhausted() bool {
 	}
 	return true
 }
-
-// Revisit forwards the current member's Revisit, if it has one.
-func (p *Portfolio) Revisit() bool {
-	if p.cur < 0 {
-		return false
-	}
-	r, ok := p.members[p.cur].s.(Revisiter)
-	return ok && r.Revisit()
-}

@@ -6,48 +6,57 @@ import (
 	"io"
 )
 
-// Saver is implemented by the systematic searches (dfs, pb, db): their whole
-// state is the frontier (the stack of ranks of the current schedule and the
-// bound), so a long search can be written to a file between two executions
-// and resumed later, in another process, by a strategy of the same name
-// created with the same options.
+// Saver is implemented by strategies whose state can be written to a file
+// between two executions and resumed later, in another process, by a
+// strategy of the same name created with the same options. For the
+// systematic searches (dfs, pb, db) the state is the frontier: the current
+// item and stack, and the items waiting for higher bounds; a long search
+// thus survives an interrupted run, and its frontier can be split across
+// machines.
 type Saver interface {
 	Save(w io.Writer) error
 	Load(r io.Reader) error
 }
 
-// savedSearch is the file format of a saved search. It is JSON so a frontier
-// can be inspected and, by editing the ranks of its first levels, split into
-// disjoint subtrees.
+// savedSearch is the file format of a saved search. It is JSON so that a
+// frontier can be inspected and split: each machine keeps a disjoint part
+// of the waiting items (and one of them the current item and stack).
 type savedSearch struct {
-	Format    int     `json:"format"`
-	Strategy  string  `json:"strategy"`
-	Bound     int     `json:"bound"`
-	MaxBound  int     `json:"max_bound"`
-	Levels    []level `json:"levels"`
-	Begun     bool    `json:"begun"`
-	Done      bool    `json:"done"`
-	Complete  bool    `json:"complete"`
-	Clipped   bool    `json:"clipped"`
-	Runs      int     `json:"runs"`
-	Revisits  int     `json:"revisits"`
-	PassNew   int     `json:"pass_new"`
-	Revisit   bool    `json:"revisit"`
-	Diverged  int     `json:"diverged"`
-	MaxDepth  int     `json:"max_depth"`
-	LastBound int     `json:"last_bound"`
+	Format   int      `json:"format"`
+	Strategy string   `json:"strategy"`
+	Bound    int      `json:"bound"`
+	Top      int      `json:"top"`
+	MaxBound int      `json:"max_bound"`
+	Item     [][2]int `json:"item"` // [point, rank] pairs
+	Levels   []level  `json:"levels"`
+	// Waiting[b] holds the items of bound b not run yet.
+	Waiting  [][][][2]int `json:"waiting,omitempty"`
+	Begun    bool         `json:"begun"`
+	Done     bool         `json:"done"`
+	Clipped  bool         `json:"clipped"`
+	Runs     int          `json:"runs"`
+	PassNew  int          `json:"pass_new"`
+	Diverged int          `json:"diverged"`
+	MaxDepth int          `json:"max_depth"`
 }
 
-const saveFormat = 1
+const saveFormat = 2
 
 // Save writes the search state. Call it between executions.
 func (s *search) Save(w io.Writer) error {
-	return json.NewEncoder(w).Encode(savedSearch{
-		Format: saveFormat, Strategy: s.name, Bound: s.bound, MaxBound: s.maxBound,
-		Levels: s.stack, Begun: s.begun, Done: s.done, Complete: s.complete, Clipped: s.clipped,
-		Runs: s.runs, Revisits: s.revisits, PassNew: s.passNew, Revisit: s.revisit,
-		Diverged: s.diverged, MaxDepth: s.maxDepth, LastBound: s.lastBound,
-	})
+	v := savedSearch{
+		Format: saveFormat, Strategy: s.name, Bound: s.bound, Top: s.top, MaxBound: s.maxBound,
+		Item: pairs(s.item), Levels: s.stack, Begun: s.begun, Done: s.done, Clipped: s.clipped,
+		Runs: s.runs, PassNew: s.passNew, Diverged: s.diverged, MaxDepth: s.maxDepth,
+	}
+	for b := 0; b < s.front.bounds(); b++ {
+		var items [][][2]int
+		for _, it := range s.front.items(b) {
+			items = append(items, pairs(it))
+		}
+		v.Waiting = append(v.Waiting, items)
+	}
+	return json.NewEncoder(w).Encode(v)
 }
 
 // Load replaces the search state by one Save wrote; the next NewExecution
@@ -63,16 +72,58 @@ func (s *search) Load(r io.Reader) error {
 	if v.Strategy != s.name {
 		return fmt.Errorf("saved search is %q, not %q", v.Strategy, s.name)
 	}
+	if v.MaxBound != s.maxBound {
+		return fmt.Errorf("saved %s search has bound %d, not %d", s.name, v.MaxBound, s.maxBound)
+	}
 	for i, l := range v.Levels {
-		if l.N < 2 || l.Rank < 0 || l.Rank >= l.N || l.Acc < 0 {
+		if l.N < 2 || l.Rank < 0 || l.Rank >= l.N {
 			return fmt.Errorf("saved %s search: bad level %d: %+v", s.name, i, l)
 		}
 	}
-	s.bound, s.maxBound, s.stack = v.Bound, v.MaxBound, v.Levels
-	s.begun, s.done, s.complete, s.clipped = v.Begun, v.Done, v.Complete, v.Clipped
-	s.runs, s.revisits, s.passNew, s.revisit = v.Runs, v.Revisits, v.PassNew, v.Revisit
-	s.diverged, s.maxDepth, s.lastBound = v.Diverged, v.MaxDepth, v.LastBound
+	item, err := deltas(v.Item)
+	if err != nil {
+		return fmt.Errorf("saved %s search: item: %v", s.name, err)
+	}
+	var front frontier
+	for b, items := range v.Waiting {
+		for k, p := range items {
+			it, err := deltas(p)
+			if err != nil || len(it) == 0 {
+				return fmt.Errorf("saved %s search: waiting item %d of bound %d: bad", s.name, k, b)
+			}
+			front.push(b, it)
+		}
+	}
+	s.front.close()
+	s.bound, s.top, s.item, s.stack, s.front = v.Bound, v.Top, item, v.Levels, front
+	s.base = 0
+	if len(item) > 0 {
+		s.base = item[len(item)-1].Pos + 1
+	}
+	s.begun, s.done, s.clipped = v.Begun, v.Done, v.Clipped
+	s.runs, s.passNew, s.diverged, s.maxDepth = v.Runs, v.PassNew, v.Diverged, v.MaxDepth
 	// The saved execution reached every level of its stack.
-	s.pos, s.acc = len(s.stack), 0
+	s.pos = s.base + len(s.stack)
 	return nil
+}
+
+func pairs(item []delta) [][2]int {
+	p := make([][2]int, len(item))
+	for i, d := range item {
+		p[i] = [2]int{d.Pos, d.Rank}
+	}
+	return p
+}
+
+// deltas checks and converts [point, rank] pairs: points ascending, ranks
+// above 0 (rank 0 is implied).
+func deltas(p [][2]int) ([]delta, error) {
+	var item []delta
+	for i, d := range p {
+		if d[1] < 1 || d[0] < 0 || (i > 0 && d[0] <= p[i-1][0]) {
+			return nil, fmt.Errorf("bad decision %v", d)
+		}
+		item = append(item, delta{d[0], d[1]})
+	}
+	return item, nil
 }

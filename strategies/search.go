@@ -28,129 +28,134 @@ func (m costModel) cost(r int) int {
 	return 0
 }
 
-// level is what a stateless search keeps per branching point of the current
-// schedule: O(1) words, so the search state is O(depth) however many
-// schedules it has explored.
+// level is what the search keeps per branching point of the current
+// schedule beyond the prefix of its item: O(1) words, so the search state is
+// O(depth) however many schedules it has explored.
 type level struct {
-	Rank int       `json:"r"` // rank (in mapleOrder) of the child taken
-	N    int       `json:"n"` // number of children
-	Acc  int       `json:"a"` // bound cost accumulated before this point
-	Cost costModel `json:"c"` // cost model of this point's children
-	Kind Kind      `json:"k"`
+	Rank int  `json:"r"` // rank (in mapleOrder) of the child taken
+	N    int  `json:"n"` // number of children
+	Free bool `json:"f"` // every child costs nothing: a branch of the DFS
+	Kind Kind `json:"k"`
 }
 
-// search is the stateless depth-first search shared by dfs, pb and db. The
-// runtime re-executes the test from the start for every schedule; the search
-// replays the ranks on its stack, takes rank 0 (the zero-cost, round-robin
-// child) at every new point, and between executions backtracks to the
-// deepest point with a next child within the bound.
+// search is the stateless search shared by dfs, pb and db. The runtime
+// re-executes the test from the start for every schedule; the search
+// replays a prefix of decisions, then decides the new points itself.
 //
-// Points with a single child are not branches and are not stacked.
+// Points with a single child are not branches; "point i" below counts only
+// the branching points of an execution.
 //
-// With a bound model (pb, db) the search is iterative: one full pass per
-// bound c = 0, 1, ... maxBound, each pass a DFS over the schedules of cost
-// <= c. A schedule of cost < c was already explored by an earlier pass; the
-// pass still has to run some of them, because a stateless search with
-// O(depth) memory only discovers the points where a costly branch can be
-// taken by running the zero-cost continuation of a prefix. Every execution
-// whose prefix cost is below c is such a re-execution, known in advance: it
-// is counted apart (Revisit, Status) and is the only redundancy left; no
-// schedule of cost exactly c is run twice.
+// The schedules of cost exactly c are split by their last costly decision:
+// an item is the prefix of decisions up to and including that decision,
+// written sparsely as the points where it does not take rank 0 (see delta).
+// Below an item every decision costs nothing, so the schedules of the item
+// are the leaves of a subtree that a DFS over zero-cost children enumerates
+// with one level per point (the stack). Whenever that DFS reaches a point
+// for the first time, each costly child of the point is the item of a
+// subtree of higher cost, and goes to the frontier of its cost.
+//
+// Iterative bounding then needs no re-execution: bound c runs the items of
+// cost c, each schedule of cost c is the leaf of exactly one item, and is
+// run once; the schedules of a lower bound are never run again. The items
+// of the bounds above c wait in the frontier, which spills to a temporary
+// file beyond a few megabytes (see frontier), so the memory the search
+// holds is O(depth) whatever the number of schedules explored. With the
+// free cost model (dfs) there is a single item, the empty one, and the
+// search is a plain DFS.
 type search struct {
 	name     string
 	model    costModel // free for dfs
-	bound    int       // current pass bound
+	bound    int       // cost of the items being run
+	top      int       // highest bound an item was run at
 	maxBound int
 
-	stack    []level
-	pos      int  // index in stack of the next branching point of this run
-	acc      int  // cost accumulated in this run
-	begun    bool // an execution is under way or finished
-	done     bool
-	complete bool // done, and no schedule exceeded the bound
-	clipped  bool // this pass left out a child for exceeding the bound
+	item  []delta // the item whose subtree is being explored
+	base  int     // points covered by item: 0 .. base-1
+	stack []level // points base, base+1, ...
+	front frontier
 
-	runs      int // executions started
-	revisits  int // executions that re-ran a lower-bound schedule
-	passNew   int // new schedules in the current pass
-	revisit   bool
-	diverged  int // points where a replay met a different point
-	maxDepth  int
-	lastBound int // highest bound whose pass completed, -1 if none
-	scratch   []int
+	pos      int // index of the next branching point of this execution
+	di       int // index in item of the next delta to replay
+	acc      int // cost accumulated in this execution
+	begun    bool
+	done     bool
+	clipped  bool // a child was left out for exceeding maxBound
+	runs     int  // executions started
+	passNew  int  // executions of the current bound
+	diverged int  // points where a replay met a different point
+	maxDepth int
+	scratch  []int
+	emit     []delta
+}
+
+// A delta is one decision of an item that does not take rank 0.
+type delta struct {
+	Pos  int // index of the branching point
+	Rank int // rank taken there
 }
 
 func newSearch(name string, model costModel, maxBound int) *search {
 	if model == free {
 		maxBound = 0
 	}
-	return &search{name: name, model: model, maxBound: maxBound, lastBound: -1}
+	return &search{name: name, model: model, maxBound: maxBound}
 }
 
-// NewExecution backtracks to the next schedule.
+// NewExecution backtracks to the next schedule: the next zero-cost child
+// in the current item's subtree, or else the next item of the frontier.
 func (s *search) NewExecution() bool {
 	if s.done {
 		return false
 	}
 	if !s.begun {
-		s.start()
+		s.begun = true
+		s.begin()
 		return true
 	}
-	if s.pos < len(s.stack) {
-		// The execution ended before replaying the whole prefix: the
+	if s.pos < s.base+len(s.stack) {
+		// The execution ended before replaying its whole prefix: the
 		// program did not replay. The levels it did not reach are stale.
 		s.diverged++
-		s.stack = s.stack[:s.pos]
+		if s.pos >= s.base {
+			s.stack = s.stack[:s.pos-s.base]
+		}
 	}
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		l := &s.stack[i]
-		r := l.Rank + 1
-		if r < l.N && l.Acc+l.Cost.cost(r) <= s.bound {
-			l.Rank = r
+		if l.Free && l.Rank+1 < l.N {
+			l.Rank++
 			s.stack = s.stack[:i+1]
-			s.revisit = l.Acc+l.Cost.cost(r) < s.bound
 			s.begin()
 			return true
 		}
 	}
-	// The pass is over.
 	s.stack = s.stack[:0]
-	s.lastBound = s.bound
-	if !s.clipped || s.bound >= s.maxBound {
-		// Either nothing was left out (the whole tree is explored, a
-		// higher bound adds nothing) or the last bound is done.
-		s.complete = !s.clipped
-		s.done = true
-		return false
+	for ; s.bound <= s.maxBound; s.bound, s.passNew = s.bound+1, 0 {
+		if it, ok := s.front.pop(s.bound, s.item[:0]); ok {
+			s.item, s.top = it, s.bound
+			s.base = it[len(it)-1].Pos + 1
+			s.begin()
+			return true
+		}
 	}
-	s.bound++
-	s.clipped = false
-	s.passNew = 0
-	s.revisit = true // the round-robin schedule again
-	s.begin()
-	return true
-}
-
-func (s *search) start() {
-	s.begun = true
-	s.revisit = false
-	s.begin()
+	s.bound = s.top
+	s.done = true
+	s.front.close()
+	return false
 }
 
 func (s *search) begin() {
-	s.pos, s.acc = 0, 0
+	s.pos, s.di, s.acc = 0, 0, 0
 	s.runs++
-	if s.revisit {
-		s.revisits++
-	} else {
-		s.passNew++
-	}
+	s.passNew++
 }
 
-// Next replays the stack, then takes rank 0 at every new point.
+// Next replays the item and the stack, then takes rank 0 at every new
+// point and files its costly children in the frontier.
 func (s *search) Next(p *Point) int {
 	if !s.begun {
-		s.start()
+		s.begun = true
+		s.begin()
 	}
 	s.scratch = mapleOrder(p, s.scratch)
 	ord := s.scratch
@@ -161,68 +166,91 @@ func (s *search) Next(p *Point) int {
 	if p.Kind != Goroutine || (model == preemptive && !currentRuns(p)) {
 		model = free
 	}
-	if s.pos < len(s.stack) {
-		l := &s.stack[s.pos]
-		if l.N != len(ord) || l.Kind != p.Kind {
-			// The program did not replay: something outside
-			// gosct's control changed it. Keep going from here with
-			// what the point offers; the subtree below is new.
-			s.diverged++
-			s.stack = s.stack[:s.pos+1]
-			l.N, l.Kind = len(ord), p.Kind
-			if l.Rank >= l.N {
-				l.Rank = l.N - 1
+	i := s.pos
+	s.pos++
+	if i < s.base {
+		r := 0
+		if s.di < len(s.item) && s.item[s.di].Pos == i {
+			r = s.item[s.di].Rank
+			s.di++
+			if r >= len(ord) {
+				s.diverged++
+				r = len(ord) - 1
 			}
 		}
-		l.Acc, l.Cost = s.acc, model
-	} else {
-		s.stack = append(s.stack, level{N: len(ord), Acc: s.acc, Cost: model, Kind: p.Kind})
-		if s.acc+model.cost(len(ord)-1) > s.bound {
-			s.clipped = true
-		}
-		if len(s.stack) > s.maxDepth {
-			s.maxDepth = len(s.stack)
-		}
+		s.acc += model.cost(r)
+		return ord[r]
 	}
-	l := &s.stack[s.pos]
-	s.pos++
-	s.acc += l.Cost.cost(l.Rank)
-	return ord[l.Rank]
+	j := i - s.base
+	if j < len(s.stack) {
+		l := &s.stack[j]
+		if l.N != len(ord) || l.Kind != p.Kind || l.Free != (model == free) {
+			// Something outside gosct's control changed the program.
+			// Keep going with what the point offers; below is new.
+			s.diverged++
+			s.stack = s.stack[:j+1]
+			l.N, l.Kind, l.Free = len(ord), p.Kind, model == free
+			if !l.Free || l.Rank >= l.N {
+				l.Rank = 0
+			}
+		}
+		return ord[l.Rank]
+	}
+	s.stack = append(s.stack, level{N: len(ord), Free: model == free, Kind: p.Kind})
+	if d := s.base + len(s.stack); d > s.maxDepth {
+		s.maxDepth = d
+	}
+	if model != free {
+		s.file(i, len(ord), model)
+	}
+	return ord[0]
 }
 
-// Revisit reports whether the current execution re-runs a schedule an
-// earlier bound already explored (see search). The runtime may use it not
-// to count the execution as a new schedule; any bug it finds was found
-// before.
-func (s *search) Revisit() bool { return s.revisit }
+// file puts the costly children of the new point i in the frontier: the
+// item of each is the current schedule up to i, then that child.
+func (s *search) file(i, n int, model costModel) {
+	for r := 1; r < n; r++ {
+		c := s.acc + model.cost(r)
+		if c > s.maxBound {
+			s.clipped = true
+			break // costs grow with the rank
+		}
+		e := append(s.emit[:0], s.item...)
+		for j, l := range s.stack[:len(s.stack)-1] {
+			if l.Rank != 0 {
+				e = append(e, delta{s.base + j, l.Rank})
+			}
+		}
+		e = append(e, delta{i, r})
+		s.emit = e
+		s.front.push(c, e)
+	}
+}
 
 // Exhausted reports whether every schedule within the bound was explored.
 func (s *search) Exhausted() bool { return s.done }
 
-// Bound returns the bound of the pass under way, or of the last pass.
+// Bound returns the bound being explored, or the highest one explored.
 func (s *search) Bound() int { return s.bound }
 
 // Status describes the search, e.g. "bound 1 exhausted, bound 2: 40 new
-// schedules (+12 re-runs of lower-bound schedules)".
+// schedules (73 in all)".
 func (s *search) Status() string {
 	var st string
-	n := s.runs - s.revisits
+	n := s.runs
 	switch {
 	case s.model == free && s.done:
 		st = fmt.Sprintf("exhausted: %d schedules", n)
 	case s.model == free:
 		st = fmt.Sprintf("%d schedules, not exhausted", n)
-	case s.done && s.complete:
+	case s.done && !s.clipped:
 		st = fmt.Sprintf("exhausted: %d schedules, none has more than %d %s", n, s.bound, s.unit())
 	case s.done:
 		st = fmt.Sprintf("bound %d exhausted: %d schedules", s.bound, n)
-	case s.lastBound >= 0:
-		st = fmt.Sprintf("bound %d exhausted, bound %d: %d new schedules (%d in all)", s.lastBound, s.bound, s.passNew, n)
+	case s.bound > 0:
+		st = fmt.Sprintf("bound %d exhausted, bound %d: %d schedules (%d in all)", s.bound-1, s.bound, s.passNew, n)
 	default:
-		st = fmt.Sprintf("bound %d: %d schedules", s.bound, n)
-	}
-	if s.revisits > 0 {
-		st += fmt.Sprintf(" (+%d re-runs of lower-bound schedules)", s.revisits)
+		st = fmt.Sprintf("bound 0: %d schedules", n)
 	}
 	if s.diverged > 0 {
 		st += fmt.Sprintf("; %d replay divergences: the program is not deterministic under gosct, the search may be incomplete", s.diverged)

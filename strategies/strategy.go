@@ -89,13 +89,3 @@ type Status interface {
 	// (within its bound, if any) has been explored.
 	Exhausted() bool
 }
-
-// Revisiter is implemented by searches that sometimes re-run a schedule
-// they already explored: iterative preemption and delay bounding re-run
-// schedules of a lower bound to discover where the next bound can spend
-// (see search.go). Revisit, called after NewExecution, reports whether the
-// coming execution is such a re-run; a runtime may leave it out of the
-// count of new schedules (any bug it finds was found before).
-type Revisiter interface {
-	Revisit() bool
-}

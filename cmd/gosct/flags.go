@@ -77,7 +77,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.IntVar(&o.schedules, "schedules", defaultSchedules, "most schedules per test function")
 	fs.DurationVar(&o.budget, "budget", defaultBudget, "wall-clock budget per test function (0: none)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
-	fs.IntVar(&o.bound, "bound", 0, "pb/db: the largest bound, explored iteratively from 0 (default: the strategy's)")
+	fs.IntVar(&o.bound, "bound", 0, "pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default 3)")
 	fs.IntVar(&o.depth, "depth", defaultDepth, "pct: the bug depth d")
 	fs.StringVar(&o.run, "run", "", "which tests, as in go test -run")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
@@ -98,6 +98,11 @@ func parseTest(args []string) (*testOptions, error) {
 		return nil, err
 	}
 	o.seedSet = fs.Changed("seed")
+	if fs.Changed("bound") && o.bound == 0 {
+		o.bound = -1 // strategies.Options: bound 0, not the default
+	} else if o.bound < 0 {
+		return nil, usagef("--bound must not be negative, not %d", o.bound)
+	}
 	pos := fs.Args()
 	if dash := fs.ArgsLenAtDash(); dash >= 0 {
 		gt, err := parseGoTestFlags(pos[dash:])
@@ -135,7 +140,7 @@ func (o *testOptions) validate() error {
 	if o.budget < 0 {
 		return usagef("--budget must not be negative, not %v", o.budget)
 	}
-	if o.bound < 0 {
+	if o.bound < -1 {
 		return usagef("--bound must not be negative, not %d", o.bound)
 	}
 	if o.depth < 1 {

@@ -67,6 +67,7 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--schedules", "0"}, "--schedules must be at least 1"},
 		{[]string{"--budget", "-1s"}, "--budget must not be negative"},
 		{[]string{"--bound", "-2"}, "--bound must not be negative"},
+		{[]string{"--bound", "-1"}, "--bound must not be negative"},
 		{[]string{"--depth", "0"}, "--depth must be at least 1"},
 		{[]string{"--max-steps", "-5"}, "--max-steps must not be negative"},
 		{[]string{"--races", "on"}, "--races must be off, report or sync"},
