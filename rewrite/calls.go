@@ -37,6 +37,17 @@ var methodHooks = map[string]string{
 	"testing.T.Run": "Run", "testing.T.Parallel": "Parallel",
 }
 
+// reportsThroughT are the methods of *testing.T (promoted from testing's
+// common) that write to the test's output or change its result: after the
+// test has completed, Go's testing panics when a goroutine calls them.
+var reportsThroughT = map[string]bool{
+	"testing.common.Log": true, "testing.common.Logf": true,
+	"testing.common.Error": true, "testing.common.Errorf": true,
+	"testing.common.Fatal": true, "testing.common.Fatalf": true,
+	"testing.common.Fail": true, "testing.common.FailNow": true,
+	"testing.common.Skip": true, "testing.common.Skipf": true, "testing.common.SkipNow": true,
+}
+
 // calleeFunc is the function or method a call (or a function value
 // expression) denotes, with the selection for a method.
 func (r *fileRewriter) calleeFunc(fun ast.Expr) (*types.Func, *ast.SelectorExpr, *types.Selection) {
@@ -232,6 +243,12 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		// Promoted from testing's unexported common: the hook takes the
 		// *testing.T itself. Cleanups must run inside the execution.
 		c.Replace(r.replaced(r.hook(pos, "Cleanup", append([]ast.Expr{se.X}, call.Args...)...), call))
+		return
+	}
+	if reportsThroughT[methodKey(fn)] && isTestingT(sel.Recv()) {
+		// t.Log(...) -> gosct.T(t).Log(...): the runtime checks that
+		// the test has not returned yet (Go's testing panics otherwise).
+		se.X = r.hook(pos, "T", se.X)
 		return
 	}
 	h := methodHooks[methodKey(fn)]

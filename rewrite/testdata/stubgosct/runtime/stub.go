@@ -19,6 +19,7 @@ func Test(t *testing.T, body func(*testing.T))               { body(t) }
 func Run(t *testing.T, name string, f func(*testing.T)) bool { return t.Run(name, f) }
 func Parallel(t *testing.T)                                  { t.Parallel() }
 func Cleanup(t *testing.T, f func())                         { t.Cleanup(f) }
+func T(t *testing.T) *testing.T                              { return t }
 func Go(f func())                                            { go f() }
 func Gosched()                                               { runtime.Gosched() }
 

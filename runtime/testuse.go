@@ -1,0 +1,37 @@
+package runtime
+
+import (
+	"fmt"
+	"runtime/debug"
+	"testing"
+)
+
+// T precedes a call through t that writes to the test's output or changes
+// its result (t.Log, t.Error, t.Fatal, t.Skip and their variants):
+// gosct.T(t).Log(...). It returns t.
+//
+// Once the test function has returned (or called t.FailNow), Go's testing
+// panics when a goroutine calls these ("Fail in goroutine after TestX has
+// completed"; for Log, as soon as no test runs any more). Inside gosct the
+// leftover goroutines still run within the schedule's subtest, so that
+// panic would never show: the runtime reports the call as a failure of the
+// test instead, with the goroutine's stack.
+func T(t *testing.T) *testing.T {
+	e, me := enter()
+	if e == nil || me == nil {
+		return t
+	}
+	e.mu.Lock()
+	if e.mainDone && me != e.main && !e.aborting {
+		e.abortLocked(me, e.lateUseBug(me, debug.Stack()))
+	}
+	e.mu.Unlock()
+	return t
+}
+
+func (e *execution) lateUseBug(g *goroutine, stack []byte) *bug {
+	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "running", stack: userStack(string(stack))}}}
+	b.message = fmt.Sprintf("goroutine %s reported through t (t.Log, t.Error, t.Fatal...) after the test function had returned: Go's testing panics (\"... in goroutine after %s has completed\"); wait for the goroutine before the test returns", g.name(), e.t.Name())
+	b.key = kindFailure + ":late:" + firstFrame(b.gs[0].stack)
+	return b
+}
