@@ -125,6 +125,7 @@ func RWLock(rw *sync.RWMutex) {
 		return
 	}
 	e.acquire(ptrOf(rw))
+	e.acquire(rwReaders(rw))
 	e.mu.Unlock()
 }
 
@@ -145,6 +146,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 	e.takeMutex(me, &st.w, "rwmutex write lock")
 	st.writer, st.wg = rwHeld, me
 	e.acquire(ptrOf(rw))
+	e.acquire(rwReaders(rw))
 	return true
 }
 
@@ -217,7 +219,7 @@ func RUnlock(rw *sync.RWMutex) {
 		return
 	}
 	e.mu.Lock()
-	e.releaseMerge(ptrOf(rw))
+	e.releaseMerge(rwReaders(rw))
 	if msg := e.rwRUnlock(me, e.sync.rw(rw)); msg != "" {
 		e.fatal(me, msg)
 		return
@@ -351,3 +353,11 @@ func gnames(gs []*goroutine) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// rwReaders is the sync address of rw's read unlocks: a write lock
+// acquires it, a read lock does not, so readers are not ordered with each
+// other through rw (as in Go's own annotations: readerSem and writerSem),
+// and a write under RLock races.
+//
+//go:norace
+func rwReaders(rw *sync.RWMutex) unsafe.Pointer { return unsafe.Add(unsafe.Pointer(rw), 1) }

@@ -11,8 +11,11 @@ import (
 // Without -race, the runtime's lock and atomics are the plain ones and
 // the edges for Go's race detector cost nothing (race_on.go).
 
+//go:norace
 func raceDisable() {}
-func raceEnable()  {}
+
+//go:norace
+func raceEnable() {}
 
 const raceEnabled = false
 
@@ -23,13 +26,29 @@ type (
 	rtCounter    = atomic.Int64
 )
 
-func tsanPark(me *goroutine)                        {}
-func tsanResume(me *goroutine)                      {}
-func tsanFlow(from, to *goroutine)                  {}
-func tsanAbsorb(g *goroutine)                       {}
-func tsanRelay(g *goroutine)                        {}
-func tsanStartAfter(g *goroutine, p unsafe.Pointer) {}
-func serviceSync()                                  {}
-func goNeutral(f func())                            { go f() }
+//go:norace
+func tsanPark(me *goroutine) {}
 
+//go:norace
+func tsanResume(me *goroutine) {}
+
+//go:norace
+func tsanFlow(from, to *goroutine) {}
+
+//go:norace
+func tsanAbsorb(g *goroutine) {}
+
+//go:norace
+func tsanRelay(g *goroutine) {}
+
+//go:norace
+func tsanStartAfter(g *goroutine, p unsafe.Pointer) {}
+
+//go:norace
+func serviceSync() {}
+
+//go:norace
+func goNeutral(f func()) { go f() }
+
+//go:norace
 func (e *execution) strategyNext() int { return e.strat.Next(&e.pt) }

@@ -20,8 +20,11 @@ import (
 // and by keeping Go's own instrumented operations (map access, copy) off
 // the state goroutines share (rmap_race.go, slices.go).
 
+//go:norace
 func raceDisable() { runtime.RaceDisable() }
-func raceEnable()  { runtime.RaceEnable() }
+
+//go:norace
+func raceEnable() { runtime.RaceEnable() }
 
 // raceEnabled reports whether the binary was built with -race.
 const raceEnabled = true

@@ -7,8 +7,10 @@ package runtime
 // (rmap_race.go).
 type rmap[K comparable, V any] struct{ m map[K]V }
 
+//go:norace
 func (r *rmap[K, V]) get(k K) V { return r.m[k] }
 
+//go:norace
 func (r *rmap[K, V]) put(k K, v V) {
 	if r.m == nil {
 		r.m = make(map[K]V)
@@ -16,4 +18,5 @@ func (r *rmap[K, V]) put(k K, v V) {
 	r.m[k] = v
 }
 
+//go:norace
 func (r *rmap[K, V]) len() int { return len(r.m) }
