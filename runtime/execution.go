@@ -54,6 +54,7 @@ func (e *execution) finishMain(r any, returned bool) {
 		raceDisable()
 		<-m.wake
 		raceEnable()
+		tsanResume(m)
 		e.mu.Lock()
 		if e.bug == nil && returned {
 			if leaked := e.withoutTimerWaiters(e.blockedGoroutines(false)); len(leaked) > 0 {

@@ -21,6 +21,7 @@ func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev 
 	b := e.raceBug(me, p, write, prev, prevWrite, prevPC)
 	if e.set.races == racesReport {
 		e.hb.race = b
+		tsanRelay(e.main) // the test goroutine reports it: see abortLocked
 		e.mu.Unlock()
 		return
 	}

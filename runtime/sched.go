@@ -291,6 +291,7 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		return e.die(me)
 	}
 	if next != nil {
+		tsanPark(me) // before the next goroutine can run: see park
 		e.give(next)
 	}
 	e.mu.Unlock()
@@ -306,6 +307,7 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 func (e *execution) block(me *goroutine, what string) bool {
 	me.waitObj = what
 	e.setState(me, gBlocked)
+	tsanPark(me) // before the next goroutine can run: see park
 	e.handOff(me)
 	if e.aborting && me == e.main {
 		// The execution ended (me blocked last: a deadlock), and
@@ -317,7 +319,10 @@ func (e *execution) block(me *goroutine, what string) bool {
 	return e.park(me)
 }
 
-// park waits for the token.
+// park waits for the token. For Go's race detector, me publishes its
+// clock (tsanPark) before the token leaves it, since whoever takes it may
+// complete me's operation and acquire that clock at once; again here, for
+// the paths that park without handing the token on.
 //
 //go:norace
 func (e *execution) park(me *goroutine) bool {
@@ -561,6 +566,10 @@ func (e *execution) quiesce(me *goroutine) {
 func (e *execution) abortLocked(me *goroutine, b *bug) {
 	if e.bug == nil && b != nil {
 		e.bug = b
+		// The test goroutine reports the bug, built here with
+		// instrumented code (strings.Builder): for Go's race detector
+		// it must read it after this goroutine wrote it.
+		tsanRelay(e.main)
 	}
 	if e.aborting {
 		return

@@ -317,6 +317,11 @@ func (e *execution) pollSelect(me *goroutine, cases []Case, ws []*waiter, st *se
 			continue
 		}
 		if c.isSend() {
+			if f, ok := c.(interface{ lenCap() (int, int) }); ok {
+				if n, cp := f.lenCap(); racePollSkip(e.chanOf(c.key()).owned, n, cp) {
+					continue
+				}
+			}
 			tsanAbsorb(me) // before the real send that releases me's value
 		}
 		ok, p := c.try()
@@ -332,3 +337,6 @@ func (e *execution) pollSelect(me *goroutine, cases []Case, ws []*waiter, st *se
 	}
 	return false
 }
+
+//go:norace
+func (s *SendCase[E]) lenCap() (int, int) { return len(s.c), cap(s.c) }
