@@ -34,10 +34,10 @@ func TestE2EGoRaceDetectorSeesRaces(t *testing.T) {
 		t.Fatalf("want exit 1 for the races:\n%s", r)
 	}
 	out := r.stdout + r.stderr
-	if n := strings.Count(out, "WARNING: DATA RACE"); n < 2 {
+	if n := strings.Count(out, "WARNING: DATA RACE"); n < 3 {
 		t.Fatalf("%d race reports, want one per racy test:\n%s", n, r)
 	}
-	for _, want := range []string{"racy/racy.go:8", "racy/racy.go:18", "racy/racy.go:21", "racy/racy_test.go:24"} {
+	for _, want := range []string{"racy/racy.go:8", "racy/racy.go:18", "racy/racy.go:21", "racy/racy_test.go:25", "racy/racy_test.go:40", "racy/racy_test.go:43"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no race report names %s", want)
 		}
@@ -46,8 +46,8 @@ func TestE2EGoRaceDetectorSeesRaces(t *testing.T) {
 	// (Load, Store) the rewriter put in the user's code, or by the user's
 	// code itself, and the next frame is the user's.
 	ms := accessFrame.FindAllStringSubmatch(out, -1)
-	if len(ms) < 4 {
-		t.Fatalf("%d access stacks in the reports, want 4 or more:\n%s", len(ms), out)
+	if len(ms) < 6 {
+		t.Fatalf("%d access stacks in the reports, want 6 or more:\n%s", len(ms), out)
 	}
 	for _, m := range ms {
 		top, next, file := m[1], m[2], m[3]

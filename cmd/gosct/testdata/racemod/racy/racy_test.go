@@ -3,6 +3,7 @@ package racy
 import (
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestRace(t *testing.T) {
@@ -26,4 +27,19 @@ func TestWriteUnderRLock(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+var z int
+
+// TestTickCarriesNoOrder writes z before blocking and after a timer fires:
+// a timer's tick orders nothing, whichever goroutine moved the clock.
+func TestTickCarriesNoOrder(t *testing.T) {
+	done := make(chan bool)
+	go func() {
+		<-time.After(time.Millisecond)
+		z = 2 // the racing write
+		done <- true
+	}()
+	z = 1
+	<-done
 }
