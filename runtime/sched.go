@@ -281,6 +281,15 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		e.mu.Unlock()
 		return e.die(me)
 	}
+	if e.cur.Load() != me {
+		// The watchdog detached me after enter and before the lock
+		// (a slow callerPos, a loaded machine, -race): the token went
+		// on without me, and choosing now would park me for ever. Come
+		// back as any detached goroutine does.
+		e.mu.Unlock()
+		e2, _ := e.foreign(me.goid)
+		return e2 != nil
+	}
 	next := e.choose(me, op == opYield)
 	if next == me {
 		e.mu.Unlock()
