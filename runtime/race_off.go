@@ -19,6 +19,8 @@ func raceEnable() {}
 
 const raceEnabled = false
 
+const raceSlowdown = 1
+
 type (
 	rtMutex      = sync.Mutex
 	goroutinePtr = atomic.Pointer[goroutine]

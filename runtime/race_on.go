@@ -274,3 +274,8 @@ func tsanRelay(g *goroutine) {
 		runtime.RaceReleaseMerge(unsafe.Pointer(&g.tsanInbox))
 	}
 }
+
+// raceSlowdown scales the watchdog's patience: code runs several times
+// slower under -race, and the race detector's first report (symbolizing
+// stacks) takes longer than the watchdog's usual 100 ms.
+const raceSlowdown = 10

@@ -52,7 +52,7 @@ var defaultSettings = settings{
 	maxSteps:       1_000_000,
 	fairAfter:      20_000,
 	livelockWindow: 50_000,
-	detachAfter:    100 * time.Millisecond,
+	detachAfter:    100 * time.Millisecond * raceSlowdown,
 	pollGrace:      30 * time.Millisecond,
 	detachedGrace:  2 * time.Second,
 	accessPoints:   true,

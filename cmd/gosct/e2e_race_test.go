@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -29,7 +30,8 @@ func TestE2EGoRaceDetectorSeesRaces(t *testing.T) {
 	// dfs's first schedule runs the test goroutine until it blocks, then
 	// the other goroutine: the two writes are separated only by the
 	// runtime's hand-off, which used to hide the race.
-	r := runGosct(t, dir, "test", "-v", "--strategy", "dfs", "--schedules", "1", "--trace-dir", t.TempDir(), "./racy", "--", "-race")
+	traces := t.TempDir()
+	r := runGosct(t, dir, "test", "-v", "--strategy", "dfs", "--schedules", "1", "--trace-dir", traces, "./racy", "--", "-race")
 	if r.code != exitBug {
 		t.Fatalf("want exit 1 for the races:\n%s", r)
 	}
@@ -59,6 +61,21 @@ func TestE2EGoRaceDetectorSeesRaces(t *testing.T) {
 		if hook && (!strings.HasPrefix(next, "example.com/racemod/") || !strings.Contains(file, "racemod")) {
 			t.Errorf("access hook %s called from %s (%s), not from the user's code", top, next, file)
 		}
+	}
+
+	// The trace replays: the re-run that wrote it reported the race again
+	// (goRaceEnv), and so does a replay.
+	trace := filepath.Join(traces, "example.com_racemod_racy", "TestRace-failure-1.json")
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"uncontrolled"`) {
+		t.Errorf("the trace is marked uncontrolled: its re-run did not report the race again")
+	}
+	rr := runGosct(t, dir, "replay", "-v", trace, "--", "-race")
+	if rr.code != exitBug || !strings.Contains(rr.stdout+rr.stderr, "WARNING: DATA RACE") || !strings.Contains(rr.stdout+rr.stderr, "happened again") {
+		t.Errorf("the replay did not report the race:\n%s", rr)
 	}
 }
 
