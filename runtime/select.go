@@ -317,7 +317,7 @@ func (e *execution) pollSelect(me *goroutine, cases []Case, ws []*waiter, st *se
 			continue
 		}
 		if c.isSend() {
-			if f, ok := c.(interface{ lenCap() (int, int) }); ok {
+			if f, ok := c.(interface{ lenCap() (int, int) }); raceEnabled && ok {
 				if n, cp := f.lenCap(); racePollSkip(e.chanOf(c.key()).owned, n, cp) {
 					continue
 				}

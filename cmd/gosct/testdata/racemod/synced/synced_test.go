@@ -261,3 +261,74 @@ func TestContextTimeout(t *testing.T) {
 	mu.Unlock()
 	<-done
 }
+
+func TestSubtest(t *testing.T) {
+	x = 1
+	t.Run("sub", func(t *testing.T) {
+		x = 2
+		done := make(chan bool)
+		go func() {
+			x = 3
+			done <- true
+		}()
+		<-done
+	})
+	x = 4
+}
+
+func TestBroadcast(t *testing.T) {
+	var mu sync.Mutex
+	c := sync.NewCond(&mu)
+	ready := false
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			for !ready {
+				c.Wait()
+			}
+			_ = x
+			mu.Unlock()
+		}()
+	}
+	x = 1
+	mu.Lock()
+	ready = true
+	mu.Unlock()
+	c.Broadcast()
+	wg.Wait()
+}
+
+func TestTryLock(t *testing.T) {
+	var mu sync.Mutex
+	done := make(chan bool)
+	go func() {
+		for !mu.TryLock() {
+		}
+		x = 1
+		mu.Unlock()
+		done <- true
+	}()
+	mu.Lock()
+	x = 2
+	mu.Unlock()
+	<-done
+}
+
+func TestSelectDefault(t *testing.T) {
+	c := make(chan int, 1)
+	go func() {
+		x = 1
+		c <- 1
+	}()
+	for {
+		select {
+		case <-c:
+			x = 2
+			return
+		default:
+		}
+	}
+}
