@@ -16,7 +16,7 @@ import (
 // next one does, and hide the program's races. RaceDisable makes the race
 // detector ignore the synchronization of the calling goroutine (atomics
 // included) until RaceEnable; the runtime's memory accesses are hidden by
-// //go:norace on every function of the package (runtime_norace_test.go)
+// //go:norace on every function of the package (norace_test.go)
 // and by keeping Go's own instrumented operations (map access, copy) off
 // the state goroutines share (rmap_race.go, slices.go).
 
