@@ -41,6 +41,8 @@ type gsnap struct {
 }
 
 // snapshot describes the goroutines gs, with their stacks. Lock held.
+//
+//go:norace
 func (e *execution) snapshot(gs []*goroutine) []gsnap {
 	stacks := allStacks()
 	out := make([]gsnap, 0, len(gs))
@@ -57,6 +59,7 @@ func (e *execution) snapshot(gs []*goroutine) []gsnap {
 	return out
 }
 
+//go:norace
 func (e *execution) blockedGoroutines(includeAdopted bool) []*goroutine {
 	var gs []*goroutine
 	for _, g := range e.gs {
@@ -67,6 +70,7 @@ func (e *execution) blockedGoroutines(includeAdopted bool) []*goroutine {
 	return gs
 }
 
+//go:norace
 func (e *execution) deadlockBug() *bug {
 	gs := e.blockedGoroutines(true)
 	b := &bug{kind: kindDeadlock, gs: e.snapshot(gs)}
@@ -75,6 +79,7 @@ func (e *execution) deadlockBug() *bug {
 	return b
 }
 
+//go:norace
 func (e *execution) leakBug(gs []*goroutine) *bug {
 	b := &bug{kind: kindLeak, gs: e.snapshot(gs)}
 	b.message = fmt.Sprintf("%d goroutine(s) still blocked after the test returned: %s", len(gs), waitList(b.gs))
@@ -82,6 +87,7 @@ func (e *execution) leakBug(gs []*goroutine) *bug {
 	return b
 }
 
+//go:norace
 func (e *execution) panicBug(g *goroutine, r any, stack []byte) *bug {
 	b := &bug{kind: kindPanic, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "panicking", stack: userStack(string(stack))}}}
 	who := "goroutine " + g.name()
@@ -93,6 +99,7 @@ func (e *execution) panicBug(g *goroutine, r any, stack []byte) *bug {
 	return b
 }
 
+//go:norace
 func (e *execution) goexitBug(g *goroutine) *bug {
 	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "exited"}}}
 	b.message = fmt.Sprintf("t.FailNow (t.Fatal...) called from goroutine %s, not the test goroutine: only the test's own goroutine may call it", g.name())
@@ -100,6 +107,7 @@ func (e *execution) goexitBug(g *goroutine) *bug {
 	return b
 }
 
+//go:norace
 func (e *execution) livelockBug() *bug {
 	var gs []*goroutine
 	for _, g := range e.gs {
@@ -115,10 +123,13 @@ func (e *execution) livelockBug() *bug {
 
 // failureBug is the bug of a schedule whose test failed through t.Error or
 // t.Fatal in the test goroutine.
+//
+//go:norace
 func failureBug() *bug {
 	return &bug{kind: kindFailure, message: "the test failed (t.Error/t.Fatal; its output is above)", key: kindFailure}
 }
 
+//go:norace
 func waitList(gs []gsnap) string {
 	parts := make([]string, 0, len(gs))
 	for _, g := range gs {
@@ -129,6 +140,8 @@ func waitList(gs []gsnap) string {
 
 // siteKey identifies a set of goroutines by where they were created and
 // where they stopped, for deduplicating bugs across schedules.
+//
+//go:norace
 func siteKey(gs []gsnap) string {
 	parts := make([]string, 0, len(gs))
 	for _, g := range gs {
@@ -139,6 +152,8 @@ func siteKey(gs []gsnap) string {
 }
 
 // firstFrame is the file:line of the first frame of a filtered stack.
+//
+//go:norace
 func firstFrame(stack string) string {
 	for _, line := range strings.Split(stack, "\n") {
 		if strings.HasPrefix(line, "\t") {
@@ -157,6 +172,8 @@ func firstFrame(stack string) string {
 
 // allStacks returns the stack of every goroutine, keyed by runtime id,
 // with the frames of gosct's runtime and of Go's removed.
+//
+//go:norace
 func allStacks() map[int64]string {
 	buf := make([]byte, 1<<16)
 	for {
@@ -189,6 +206,8 @@ func allStacks() map[int64]string {
 
 // userStack keeps the frames of user code: function line + position line
 // pairs whose function is not in gosct's runtime, Go's runtime or testing.
+//
+//go:norace
 func userStack(s string) string {
 	lines := strings.Split(s, "\n")
 	// The frames from the top of the stack down to the hook the user's
@@ -230,6 +249,8 @@ func userStack(s string) string {
 
 // report renders the bug for people: what happened, then each goroutine
 // involved with what it waits on and its stack.
+//
+//go:norace
 func (b *bug) report() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "gosct: %s: %s\n", b.kind, b.message)

@@ -39,13 +39,18 @@ type waiter struct {
 }
 
 // live reports whether w can still complete (its select has not fired).
+//
+//go:norace
 func (w *waiter) live() bool { return !w.done && (w.sel == nil || w.sel.fired < 0) }
 
 type waitq []*waiter
 
+//go:norace
 func (q *waitq) push(w *waiter) { *q = append(*q, w) }
 
 // pop removes and returns the first live waiter, dropping stale ones.
+//
+//go:norace
 func (q *waitq) pop() *waiter {
 	for len(*q) > 0 {
 		w := (*q)[0]
@@ -59,6 +64,8 @@ func (q *waitq) pop() *waiter {
 }
 
 // peek reports whether a live waiter is queued.
+//
+//go:norace
 func (q *waitq) peek() bool {
 	for _, w := range *q {
 		if w.live() {
@@ -68,18 +75,19 @@ func (q *waitq) peek() bool {
 	return false
 }
 
+//go:norace
 func (q *waitq) remove(w *waiter) {
 	for i, x := range *q {
 		if x == w {
-			copy((*q)[i:], (*q)[i+1:])
-			(*q)[len(*q)-1] = nil
-			*q = (*q)[:len(*q)-1]
+			*q = deleteAt(*q, i)
 			return
 		}
 	}
 }
 
 // complete finishes w's operation on behalf of its goroutine. Lock held.
+//
+//go:norace
 func (e *execution) complete(w *waiter) {
 	w.done = true
 	if w.sel != nil {
@@ -89,22 +97,29 @@ func (e *execution) complete(w *waiter) {
 }
 
 // chanKey is the identity of a channel: its runtime pointer.
+//
+//go:norace
 func chanKey[E any](c <-chan E) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&c)) }
 
+//go:norace
 func sendKey[E any](c chan<- E) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&c)) }
 
 // chanOf returns the model of the channel k. Lock held.
+//
+//go:norace
 func (e *execution) chanOf(k unsafe.Pointer) *chanState {
-	cs := e.chans[k]
+	cs := e.chans.get(k)
 	if cs == nil {
 		cs = &chanState{}
-		e.chans[k] = cs
+		e.chans.put(k, cs)
 	}
 	return cs
 }
 
 // blockPoll blocks me with a poll function; eager when uncontrolled code
 // may change the object. Lock held; see block.
+//
+//go:norace
 func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eager bool) bool {
 	me.poll = poll
 	if eager && !me.eager {
@@ -117,6 +132,8 @@ func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eage
 // Chan marks a channel made by instrumented code: make(chan T, n) is
 // rewritten to gosct.Chan(make(chan T, n)). Only the execution's own
 // goroutines can change an owned channel, so its waiters need no polling.
+//
+//go:norace
 func Chan[C ~chan E, E any](c C) C {
 	e := active.Load()
 	if e == nil {
@@ -133,6 +150,8 @@ func Chan[C ~chan E, E any](c C) C {
 // trySend attempts a non-blocking send on the real channel. A send on a
 // channel closed by uncontrolled code panics; the panic value is returned
 // rather than raised, because the caller holds the runtime's lock.
+//
+//go:norace
 func trySend[E any](c chan<- E, v E) (sent bool, p any) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -147,6 +166,7 @@ func trySend[E any](c chan<- E, v E) (sent bool, p any) {
 	}
 }
 
+//go:norace
 func tryRecv[E any](c <-chan E) (v E, ok, got bool) {
 	select {
 	case v, ok = <-c:
@@ -157,6 +177,8 @@ func tryRecv[E any](c <-chan E) (v E, ok, got bool) {
 }
 
 // Send sends v on c: the rewriting of c <- v.
+//
+//go:norace
 func Send[E any](c chan<- E, v E) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opSend) {
@@ -197,6 +219,10 @@ func Send[E any](c chan<- E, v E) {
 		w := &waiter{g: me, elem: unsafe.Pointer(&v)}
 		cs.sendq.push(w)
 		poll := func() bool {
+			if racePollSkip(cs.owned, len(c), cap(c)) {
+				return false
+			}
+			tsanAbsorb(me)
 			sent, p := trySend(c, v)
 			if p != nil {
 				w.closed = true
@@ -232,14 +258,19 @@ func Send[E any](c chan<- E, v E) {
 }
 
 // Recv receives from c: the rewriting of <-c.
+//
+//go:norace
 func Recv[E any](c <-chan E) E {
 	v, _ := recv(c)
 	return v
 }
 
 // Recv2 receives from c: the rewriting of v, ok := <-c.
+//
+//go:norace
 func Recv2[E any](c <-chan E) (E, bool) { return recv(c) }
 
+//go:norace
 func recv[E any](c <-chan E) (E, bool) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opRecv) {
@@ -294,6 +325,8 @@ func recv[E any](c <-chan E) (E, bool) {
 
 // recvFromSender takes a value from the first waiting sender, if any.
 // Lock held.
+//
+//go:norace
 func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, got bool) {
 	w := cs.sendq.pop()
 	if w == nil {
@@ -307,7 +340,9 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 		if x, okx, gotx := tryRecv(c); gotx {
 			v, ok = x, okx
 			e.hbRecv(me, chanKey(c), cap(c), okx)
+			tsanAbsorb(w.g) // before the real send that releases its value
 			trySend((chan<- E)(bidi(c)), sv)
+			tsanRelay(w.g) // its send completes after this receive
 			e.hbSend(w.g, chanKey(c), cap(c))
 		} else {
 			v, ok = sv, true
@@ -323,9 +358,13 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 
 // bidi recovers the bidirectional channel behind a receive-only one: the
 // runtime moves a blocked sender's value into the buffer, as Go does.
+//
+//go:norace
 func bidi[E any](c <-chan E) chan E { return *(*chan E)(unsafe.Pointer(&c)) }
 
 // Close closes c: the rewriting of close(c).
+//
+//go:norace
 func Close[E any](c chan<- E) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opClose) || c == nil {
@@ -358,6 +397,7 @@ func Close[E any](c chan<- E) {
 	e.mu.Unlock()
 }
 
+//go:norace
 func tryClose[E any](c chan<- E) (p any) {
 	defer func() { p = recover() }()
 	close(c)
@@ -366,9 +406,22 @@ func tryClose[E any](c chan<- E) (p any) {
 
 // Len is len(c) for a channel: a scheduling point, since it observes what
 // other goroutines did.
+//
+//go:norace
 func Len[E any](c <-chan E) int {
 	if e, me := enter(); e != nil {
 		e.yield(me, opLen)
 	}
 	return len(c)
 }
+
+// racePollSkip reports, under -race, that polling a send on a channel
+// made by instrumented code cannot succeed (it is unbuffered or full,
+// and only the model's goroutines use it: a receiver would have taken the
+// value from the model's queue), so the real attempt, which Go's race
+// detector records as a read of the channel by the polling goroutine
+// (and reports against the blocked goroutine's later close), is not made.
+// Without -race the attempt is made as before.
+//
+//go:norace
+func racePollSkip(owned bool, n, c int) bool { return raceEnabled && owned && (c == 0 || n == c) }

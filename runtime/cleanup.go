@@ -23,6 +23,8 @@ var (
 )
 
 // Cleanup replaces t.Cleanup in instrumented code.
+//
+//go:norace
 func Cleanup(t *testing.T, f func()) {
 	cleanupMu.Lock()
 	fs := cleanups[t]
@@ -36,6 +38,8 @@ func Cleanup(t *testing.T, f func()) {
 }
 
 // startCleanups makes Cleanup collect the functions registered on t.
+//
+//go:norace
 func startCleanups(t *testing.T) {
 	cleanupMu.Lock()
 	cleanups[t] = new([]func())
@@ -45,6 +49,8 @@ func startCleanups(t *testing.T) {
 // runCleanups runs what was registered on t, last first, and stops
 // collecting. Each runs even if an earlier one calls t.FailNow or panics,
 // as with testing.
+//
+//go:norace
 func runCleanups(t *testing.T) {
 	cleanupMu.Lock()
 	fs := cleanups[t]

@@ -21,20 +21,20 @@ type condState struct {
 	waiters []*syncWaiter
 }
 
+//go:norace
 func (s *syncState) cond(c *sync.Cond) *condState {
-	if s.conds == nil {
-		s.conds = make(map[*sync.Cond]*condState)
-	}
-	st := s.conds[c]
+	st := s.conds.get(c)
 	if st == nil {
 		st = &condState{}
-		s.conds[c] = st
+		s.conds.put(c, st)
 	}
 	return st
 }
 
 // unlockModel releases the model Locker k at p for me, or returns Go's
 // fatal error. Lock held.
+//
+//go:norace
 func (e *execution) unlockModel(me *goroutine, k lockerKind, p unsafe.Pointer) string {
 	switch k {
 	case lkMutex:
@@ -56,6 +56,8 @@ func (e *execution) unlockModel(me *goroutine, k lockerKind, p unsafe.Pointer) s
 
 // lockModel acquires the model Locker k at p for me. Lock held on entry; on
 // true, held on return; false: released, the execution is over.
+//
+//go:norace
 func (e *execution) lockModel(me *goroutine, k lockerKind, p unsafe.Pointer) bool {
 	ok := true
 	switch k {
@@ -73,6 +75,8 @@ func (e *execution) lockModel(me *goroutine, k lockerKind, p unsafe.Pointer) boo
 }
 
 // CondWait is the rewriting of c.Wait().
+//
+//go:norace
 func CondWait(c *sync.Cond) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opCondWait) {
@@ -115,12 +119,11 @@ func CondWait(c *sync.Cond) {
 	e.mu.Unlock()
 }
 
+//go:norace
 func (cs *condState) remove(w *syncWaiter) {
 	for i, x := range cs.waiters {
 		if x == w {
-			copy(cs.waiters[i:], cs.waiters[i+1:])
-			cs.waiters[len(cs.waiters)-1] = nil
-			cs.waiters = cs.waiters[:len(cs.waiters)-1]
+			cs.waiters = deleteAt(cs.waiters, i)
 			return
 		}
 	}
@@ -128,6 +131,8 @@ func (cs *condState) remove(w *syncWaiter) {
 
 // wake grants w's Wait. If L is a mutex of the model that is held, w's
 // goroutine goes straight to waiting for it. Lock held.
+//
+//go:norace
 func (e *execution) wake(c *sync.Cond, w *syncWaiter) {
 	if m, ok := c.L.(*sync.Mutex); ok {
 		if st := e.sync.mutex(m); st.locked {
@@ -143,6 +148,8 @@ func (e *execution) wake(c *sync.Cond, w *syncWaiter) {
 
 // Signal is the rewriting of c.Signal(). Without a waiter in the model it
 // signals the real Cond, for a waiter in uncontrolled code.
+//
+//go:norace
 func Signal(c *sync.Cond) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opSignal) {
@@ -157,15 +164,15 @@ func Signal(c *sync.Cond) {
 		return
 	}
 	w := cs.waiters[0]
-	copy(cs.waiters, cs.waiters[1:])
-	cs.waiters[len(cs.waiters)-1] = nil
-	cs.waiters = cs.waiters[:len(cs.waiters)-1]
+	cs.waiters = deleteAt(cs.waiters, 0)
 	e.wake(c, w)
 	e.mu.Unlock()
 }
 
 // Broadcast is the rewriting of c.Broadcast(); it also broadcasts the real
 // Cond, for waiters in uncontrolled code.
+//
+//go:norace
 func Broadcast(c *sync.Cond) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opBroadcast) {

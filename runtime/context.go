@@ -30,32 +30,43 @@ import (
 // for any context cancelled by uncontrolled code.
 
 // WithTimeout is context.WithTimeout on the virtual clock.
+//
+//go:norace
 func WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return withDeadline(parent, Now().Add(d), nil, callerPC2())
 }
 
 // WithTimeoutCause is context.WithTimeoutCause on the virtual clock.
+//
+//go:norace
 func WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
 	return withDeadline(parent, Now().Add(d), cause, callerPC2())
 }
 
 // WithDeadline is context.WithDeadline on the virtual clock.
+//
+//go:norace
 func WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
 	return withDeadline(parent, d, nil, callerPC2())
 }
 
 // WithDeadlineCause is context.WithDeadlineCause on the virtual clock.
+//
+//go:norace
 func WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
 	return withDeadline(parent, d, cause, callerPC2())
 }
 
 // callerPC2 is the pc of the call to the hook that calls it.
+//
+//go:norace
 func callerPC2() uintptr {
 	var pcs [1]uintptr
 	runtime.Callers(3, pcs[:])
 	return pcs[0]
 }
 
+//go:norace
 func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) (context.Context, context.CancelFunc) {
 	e, me := enter()
 	if e == nil {
@@ -115,9 +126,13 @@ type deadlineCtx struct {
 	afters []func()
 }
 
+//go:norace
 func (c *deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
-func (c *deadlineCtx) Done() <-chan struct{}       { return c.done }
 
+//go:norace
+func (c *deadlineCtx) Done() <-chan struct{} { return c.done }
+
+//go:norace
 func (c *deadlineCtx) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -127,6 +142,8 @@ func (c *deadlineCtx) Err() error {
 // Value answers context.Cause's lookup of the innermost cancelCtx with one
 // that holds the cause of the expiry, when there is one; other keys go to
 // the parent.
+//
+//go:norace
 func (c *deadlineCtx) Value(key any) any {
 	if k := cancelCtxKey(); k != nil && key == k {
 		c.mu.Lock()
@@ -141,6 +158,7 @@ func (c *deadlineCtx) Value(key any) any {
 	return c.parent.Value(key)
 }
 
+//go:norace
 func (c *deadlineCtx) String() string {
 	return "gosct.WithDeadline(" + c.deadline.String() + ")"
 }
@@ -148,6 +166,8 @@ func (c *deadlineCtx) String() string {
 // AfterFunc is how the context package attaches the returned cancelCtx to
 // this parent (its afterFuncer interface): f runs when the deadline
 // expires or the parent is cancelled.
+//
+//go:norace
 func (c *deadlineCtx) AfterFunc(f func()) func() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -170,9 +190,13 @@ func (c *deadlineCtx) AfterFunc(f func()) func() bool {
 
 // expire runs when the virtual deadline is reached, in a goroutine of the
 // execution.
+//
+//go:norace
 func (c *deadlineCtx) expire() { c.finish(context.DeadlineExceeded, true) }
 
 // finish makes c done with err and cancels what is attached to it.
+//
+//go:norace
 func (c *deadlineCtx) finish(err error, expired bool) {
 	if c.settle(err, expired) {
 		c.disarm()
@@ -181,6 +205,8 @@ func (c *deadlineCtx) finish(err error, expired bool) {
 
 // settle makes c done with err, unless it is already, and cancels what is
 // attached to it; it reports whether it did. It takes no runtime lock.
+//
+//go:norace
 func (c *deadlineCtx) settle(err error, expired bool) bool {
 	c.mu.Lock()
 	if c.err != nil {
@@ -214,6 +240,8 @@ func (c *deadlineCtx) settle(err error, expired bool) bool {
 // travels through a goroutine the runtime does not control): the clock
 // must not fire a deadline that a cancellation already overtook. It
 // reports whether it finished one. Lock held.
+//
+//go:norace
 func (c *clock) settleCancelled() bool {
 	any := false
 	live := c.ctxs[:0]
@@ -251,6 +279,8 @@ func (c *clock) settleCancelled() bool {
 // cancel is the CancelFunc: a scheduling point (it closes the Done
 // channel other goroutines may wait on), then Go's cancellation; the
 // timer and the link to the parent are released, as Go's timerCtx does.
+//
+//go:norace
 func (c *deadlineCtx) cancel(cancel context.CancelCauseFunc) {
 	if e, me := enter(); e != nil {
 		e.yield(me, opCancel)
@@ -267,6 +297,8 @@ func (c *deadlineCtx) cancel(cancel context.CancelCauseFunc) {
 }
 
 // disarm removes the deadline's timer, unless its execution is over.
+//
+//go:norace
 func (c *deadlineCtx) disarm() {
 	c.e.mu.Lock()
 	if c.timer != nil && !c.e.over {
@@ -278,6 +310,8 @@ func (c *deadlineCtx) disarm() {
 // cancelCtxKey returns the key context.Cause looks the innermost cancelCtx
 // up with (the address of an unexported variable of package context),
 // learnt once by asking Cause about a context that records it.
+//
+//go:norace
 func cancelCtxKey() any {
 	keyOnce.Do(func() {
 		s := &keySpy{}
@@ -297,14 +331,21 @@ type keySpy struct {
 	key any
 }
 
-func (s *keySpy) Err() error            { return context.Canceled }
-func (s *keySpy) Value(key any) any     { s.key = key; return nil }
+//go:norace
+func (s *keySpy) Err() error { return context.Canceled }
+
+//go:norace
+func (s *keySpy) Value(key any) any { s.key = key; return nil }
+
+//go:norace
 func (s *keySpy) Done() <-chan struct{} { return nil }
 
 // WithCancel is context.WithCancel whose cancel function is a scheduling
 // point: cancelling changes what every goroutine watching ctx sees, and the
 // cancel itself runs in the context package, where the runtime cannot see
 // it.
+//
+//go:norace
 func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
 	return ctx, func() {
@@ -316,6 +357,8 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 }
 
 // WithCancelCause is WithCancel for context.WithCancelCause.
+//
+//go:norace
 func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	return ctx, func(cause error) {

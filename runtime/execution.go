@@ -4,15 +4,19 @@ import (
 	"runtime/debug"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // runTest runs the test function body as the test goroutine (logical id 0)
 // of the execution, in the goroutine of the schedule's subtest t.
+//
+//go:norace
 func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
+	serviceSync()
 	e.mu.Lock()
 	m := e.newGoroutine(-1, 0)
 	m.goid = goid()
-	e.byGoid[m.goid] = m
+	e.byGoid.put(m.goid, m)
 	e.main = m
 	e.cur.Store(m)
 	e.mu.Unlock()
@@ -28,6 +32,8 @@ func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 // finishMain ends the test goroutine's part of the execution. Unless a bug
 // already ended it, the other goroutines run until nothing can move; those
 // left blocked are leaked. Then everything left is torn down.
+//
+//go:norace
 func (e *execution) finishMain(r any, returned bool) {
 	var stack []byte
 	if r != nil {
@@ -48,6 +54,7 @@ func (e *execution) finishMain(r any, returned bool) {
 		raceDisable()
 		<-m.wake
 		raceEnable()
+		tsanResume(m)
 		e.mu.Lock()
 		if e.bug == nil && returned {
 			if leaked := e.withoutTimerWaiters(e.blockedGoroutines(false)); len(leaked) > 0 {
@@ -58,6 +65,10 @@ func (e *execution) finishMain(r any, returned bool) {
 	e.raceAtEnd()
 	e.teardown()
 	e.mu.Unlock()
+	// Executions run one after the other: for Go's race detector too,
+	// everything this one's goroutines did happens before the next.
+	goRaceAcquire(unsafe.Pointer(&e.tsanEnd))
+	serviceSync()
 	active.CompareAndSwap(e, nil)
 	if e.bug != nil && !e.bug.reported {
 		e.bug.reported = true
@@ -72,6 +83,8 @@ const abortWait = time.Second
 // teardown ends every goroutine the execution still has: its own exit
 // (runtime.Goexit, running their deferred calls), adopted ones go on
 // uncontrolled. Lock held.
+//
+//go:norace
 func (e *execution) teardown() {
 	e.aborting = true
 	e.allExited = make(chan struct{})

@@ -30,6 +30,7 @@ type explorer struct {
 	trace0   *replay.Trace
 }
 
+//go:norace
 func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	x := &explorer{t: t, c: c, set: defaultSettings, start: time.Now(), seen: map[string]bool{}}
 	if c.MaxSteps > 0 {
@@ -75,6 +76,7 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	return x, nil
 }
 
+//go:norace
 func (x *explorer) limit() int {
 	if x.c.Schedules > 0 {
 		return x.c.Schedules
@@ -83,6 +85,8 @@ func (x *explorer) limit() int {
 }
 
 // explore runs the schedules. It stops at the first bug unless KeepGoing.
+//
+//go:norace
 func (x *explorer) explore(body func(*testing.T)) {
 	startWatchdog()
 	lastProgress := time.Now()
@@ -124,6 +128,8 @@ func (x *explorer) explore(body func(*testing.T)) {
 }
 
 // runOnce runs one execution in a subtest; skipped reports t.Skip.
+//
+//go:norace
 func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, body func(*testing.T)) (e *execution, skipped bool) {
 	e = newExecution(s, set, nil)
 	ok := x.t.Run(name, func(t *testing.T) {
@@ -137,6 +143,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, bod
 	return e, skipped
 }
 
+//go:norace
 func (x *explorer) finish() {
 	st := ""
 	if s, ok := x.strat.(strategies.Status); ok {
@@ -153,6 +160,7 @@ func (x *explorer) finish() {
 	})
 }
 
+//go:norace
 func (x *explorer) emit(ev *wire.Event) {
 	ev.Package = x.c.Package
 	ev.Test = x.t.Name()

@@ -20,9 +20,12 @@ import (
 // goidOffset is set once, by init, and read-only after.
 var goidOffset = -1
 
+//go:norace
 func init() { calibrateGoid() }
 
 // goid returns the runtime's id of the calling goroutine.
+//
+//go:norace
 func goid() int64 {
 	if goidOffset < 0 {
 		return slowGoid()
@@ -37,6 +40,8 @@ func readGoid(g unsafe.Pointer, off int) int64 {
 }
 
 // slowGoid parses "goroutine 123 [running]:" from the stack header.
+//
+//go:norace
 func slowGoid() int64 {
 	var buf [64]byte
 	n := runtime.Stack(buf[:], false)
@@ -56,6 +61,8 @@ func slowGoid() int64 {
 
 // calibrateGoid finds the offset of goid in the g structure: the offset at
 // which every sampled goroutine's g holds its own id.
+//
+//go:norace
 func calibrateGoid() {
 	if !haveGetg {
 		return

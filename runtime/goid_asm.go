@@ -7,4 +7,6 @@ import "unsafe"
 const haveGetg = true
 
 // getg returns the calling goroutine's g pointer (goid_$GOARCH.s).
+//
+//go:norace
 func getg() unsafe.Pointer

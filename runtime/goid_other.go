@@ -6,4 +6,5 @@ import "unsafe"
 
 const haveGetg = false
 
+//go:norace
 func getg() unsafe.Pointer { return nil }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"runtime"
 	"strings"
+	"unsafe"
 )
 
 // gstate is where a controlled goroutine stands with respect to the token:
@@ -24,6 +25,7 @@ const (
 	gDone
 )
 
+//go:norace
 func (s gstate) String() string {
 	switch s {
 	case gRunnable:
@@ -85,9 +87,16 @@ type goroutine struct {
 	eager bool
 	// aborted goroutines were told to exit when the execution was torn down.
 	aborted bool
+	// The goroutine's sync addresses for Go's race detector (race_on.go):
+	// it releases its clock at tsanSnap before it parks and acquires
+	// tsanInbox, and tsanStart once, when it resumes.
+	tsanSnap, tsanInbox uint8
+	tsanStart           unsafe.Pointer
 }
 
 // creationSite renders the position of the go statement that created g.
+//
+//go:norace
 func (g *goroutine) creationSite() string {
 	if g.id == 0 {
 		return "test goroutine"
@@ -104,12 +113,16 @@ func (g *goroutine) creationSite() string {
 }
 
 // name is how reports refer to g: "G2 (worker.go:31)".
+//
+//go:norace
 func (g *goroutine) name() string {
 	return "G" + itoa(g.id) + " (" + g.creationSite() + ")"
 }
 
 // callerFrame returns the frame of the user code that called the hook,
 // skipping the frames of this package (and Go's runtime and testing).
+//
+//go:norace
 func callerFrame() (runtime.Frame, bool) {
 	var pcs [16]uintptr
 	n := runtime.Callers(3, pcs[:])
@@ -126,6 +139,8 @@ func callerFrame() (runtime.Frame, bool) {
 }
 
 // callerPos is the position of the user code that called the hook.
+//
+//go:norace
 func callerPos() string {
 	if f, ok := callerFrame(); ok {
 		return shortPos(f.File, f.Line)
@@ -135,10 +150,12 @@ func callerPos() string {
 
 const selfPkg = "github.com/gosct/gosct/runtime."
 
+//go:norace
 func isRuntimeFrame(fn string) bool {
 	return strings.HasPrefix(fn, selfPkg) || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.") || fn == ""
 }
 
+//go:norace
 func shortPos(file string, line int) string {
 	if i := strings.LastIndexByte(file, '/'); i >= 0 {
 		file = file[i+1:]
@@ -146,6 +163,7 @@ func shortPos(file string, line int) string {
 	return file + ":" + itoa(line)
 }
 
+//go:norace
 func itoa(i int) string {
 	if i == 0 {
 		return "0"

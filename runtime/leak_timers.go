@@ -19,6 +19,8 @@ import "time"
 // withoutTimerWaiters drops from gs the goroutines that a pending timer can
 // still wake: sleepers, and receivers (in a select too) on the channel of
 // an armed timer or ticker. Lock held.
+//
+//go:norace
 func (e *execution) withoutTimerWaiters(gs []*goroutine) []*goroutine {
 	if len(gs) == 0 || len(e.clock.heap) == 0 {
 		return gs
@@ -29,7 +31,7 @@ func (e *execution) withoutTimerWaiters(gs []*goroutine) []*goroutine {
 		case tkSleep:
 			wakeable[t.g] = true
 		case tkChan:
-			cs := e.chans[chanKey((<-chan time.Time)(t.ch))]
+			cs := e.chans.get(chanKey((<-chan time.Time)(t.ch)))
 			if cs == nil {
 				continue
 			}

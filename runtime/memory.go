@@ -48,6 +48,8 @@ func Store[T any](p *T, v T) {
 // Read is the scheduling point before a shared read the rewriter cannot
 // turn into Load (a map index, a complex expression): addr is the
 // variable's address, or the map itself.
+//
+//go:norace
 func Read(addr any) Token {
 	if e, me := enter(); e != nil {
 		if e.set.accessPoints && !e.yield(me, opRead) {
@@ -60,6 +62,8 @@ func Read(addr any) Token {
 
 // Write is the scheduling point before a shared write the rewriter cannot
 // turn into Store (a map assignment, a complex lvalue).
+//
+//go:norace
 func Write(addr any) Token {
 	if e, me := enter(); e != nil {
 		if e.set.accessPoints && !e.yield(me, opWrite) {
@@ -72,9 +76,13 @@ func Write(addr any) Token {
 
 // dataPtr is the pointer held by an interface holding a pointer, map or
 // channel: the identity of the memory accessed.
+//
+//go:norace
 func dataPtr(x any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1] }
 
 // ptrOf is the address of a sync object, for the race detector.
+//
+//go:norace
 func ptrOf[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }
 
 // The detector's hooks (raceRead, raceWrite, raceAcquire, raceRelease,

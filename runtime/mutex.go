@@ -21,6 +21,8 @@ type mutexState struct {
 // acquireMutex takes st for me, waiting while it is held; kind names the
 // object in wait descriptions. Lock held on entry; on true, held on
 // return; false: released, the execution is over.
+//
+//go:norace
 func (e *execution) acquireMutex(me *goroutine, st *mutexState, kind string) bool {
 	for st.locked {
 		st.waiters.add(me)
@@ -38,6 +40,8 @@ func (e *execution) acquireMutex(me *goroutine, st *mutexState, kind string) boo
 
 // takeMutex locks a free st for me; the waiters made runnable by its last
 // unlock wait again. Lock held.
+//
+//go:norace
 func (e *execution) takeMutex(me *goroutine, st *mutexState, kind string) {
 	st.waiters.remove(me)
 	st.locked, st.holder = true, me
@@ -50,6 +54,8 @@ func (e *execution) takeMutex(me *goroutine, st *mutexState, kind string) {
 }
 
 // releaseMutex unlocks st: every waiter may now take it. Lock held.
+//
+//go:norace
 func (e *execution) releaseMutex(st *mutexState) {
 	st.locked, st.holder = false, nil
 	for _, w := range st.waiters {
@@ -59,6 +65,8 @@ func (e *execution) releaseMutex(st *mutexState) {
 
 // Lock locks m: the rewriting of m.Lock() for a sync.Mutex. It is not
 // reentrant: a goroutine locking a mutex it holds blocks forever.
+//
+//go:norace
 func Lock(m *sync.Mutex) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opLock) {
@@ -75,6 +83,8 @@ func Lock(m *sync.Mutex) {
 }
 
 // TryLock tries to lock m without blocking: the rewriting of m.TryLock().
+//
+//go:norace
 func TryLock(m *sync.Mutex) bool {
 	e, me := enter()
 	if e == nil || !e.yield(me, opLock) {
@@ -93,6 +103,8 @@ func TryLock(m *sync.Mutex) bool {
 
 // Unlock unlocks m: the rewriting of m.Unlock(). Unlocking an unlocked
 // mutex is a Go fatal error, reported as a bug of kind panic.
+//
+//go:norace
 func Unlock(m *sync.Mutex) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opUnlock) {
@@ -117,6 +129,8 @@ func Unlock(m *sync.Mutex) {
 // the whole test binary. Such an unlock is dropped. The cost: after the
 // first execution, a real unlock of an unlocked mutex by uncontrolled code
 // goes unreported.
+//
+//go:norace
 func unlockLeftover(m *sync.Mutex) {
 	if everControlled.Load() && m.TryLock() {
 		m.Unlock() // it was unlocked: restore, and drop the caller's unlock

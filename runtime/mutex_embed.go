@@ -35,6 +35,8 @@ var (
 )
 
 // classifyEmbedded finds the sync mutex whose methods l's are, if any.
+//
+//go:norace
 func classifyEmbedded(l sync.Locker) (lockerKind, unsafe.Pointer) {
 	t := reflect.TypeOf(l)
 	var info *embedInfo
@@ -64,6 +66,8 @@ func classifyEmbedded(l sync.Locker) (lockerKind, unsafe.Pointer) {
 // whose Lock and Unlock are compiler-made wrappers (promoted, not
 // declared), with a sync mutex embedded at the shallowest depth that has a
 // Lock method.
+//
+//go:norace
 func embedded(t reflect.Type) *embedInfo {
 	none := &embedInfo{kind: lkOther}
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
@@ -130,6 +134,8 @@ func embedded(t reflect.Type) *embedInfo {
 
 // promoted reports whether t's method name is made by the compiler (a
 // promoted method's wrapper) rather than declared; true if t lacks it.
+//
+//go:norace
 func promoted(t reflect.Type, name string) bool {
 	m, ok := t.MethodByName(name)
 	if !ok {

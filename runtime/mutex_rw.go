@@ -35,6 +35,8 @@ const (
 
 // rwLock write-locks st for me. Lock held on entry; on true, held on
 // return; false: released, the execution is over.
+//
+//go:norace
 func (e *execution) rwLock(me *goroutine, st *rwState) bool {
 	if !e.acquireMutex(me, &st.w, "rwmutex write lock") {
 		return false
@@ -55,6 +57,8 @@ func (e *execution) rwLock(me *goroutine, st *rwState) bool {
 }
 
 // rwUnlock releases the write lock, or returns Go's fatal error. Lock held.
+//
+//go:norace
 func (e *execution) rwUnlock(st *rwState) string {
 	if st.writer != rwHeld {
 		return "sync: Unlock of unlocked RWMutex"
@@ -70,6 +74,8 @@ func (e *execution) rwUnlock(st *rwState) string {
 }
 
 // rwRLock read-locks st for me; see rwLock.
+//
+//go:norace
 func (e *execution) rwRLock(me *goroutine, st *rwState) bool {
 	if st.writer == rwFree {
 		st.readers = append(st.readers, me)
@@ -82,6 +88,8 @@ func (e *execution) rwRLock(me *goroutine, st *rwState) bool {
 
 // rwRUnlock releases a read lock (preferably one me holds: a read lock is
 // not tied to a goroutine in Go), or returns Go's fatal error. Lock held.
+//
+//go:norace
 func (e *execution) rwRUnlock(me *goroutine, st *rwState) string {
 	n := len(st.readers)
 	if n == 0 {
@@ -94,9 +102,7 @@ func (e *execution) rwRUnlock(me *goroutine, st *rwState) string {
 			break
 		}
 	}
-	copy(st.readers[i:], st.readers[i+1:])
-	st.readers[n-1] = nil
-	st.readers = st.readers[:n-1]
+	st.readers = deleteAt(st.readers, i)
 	if len(st.readers) == 0 && st.writer == rwPending {
 		st.writer = rwHeld
 		e.ready(st.wg)
@@ -105,6 +111,8 @@ func (e *execution) rwRUnlock(me *goroutine, st *rwState) string {
 }
 
 // RWLock write-locks rw: the rewriting of rw.Lock() for a sync.RWMutex.
+//
+//go:norace
 func RWLock(rw *sync.RWMutex) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opRWLock) {
@@ -117,10 +125,13 @@ func RWLock(rw *sync.RWMutex) {
 		return
 	}
 	e.acquire(ptrOf(rw))
+	e.acquire(rwReaders(rw))
 	e.mu.Unlock()
 }
 
 // RWTryLock tries to write-lock rw: the rewriting of rw.TryLock().
+//
+//go:norace
 func RWTryLock(rw *sync.RWMutex) bool {
 	e, me := enter()
 	if e == nil || !e.yield(me, opRWLock) {
@@ -135,6 +146,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 	e.takeMutex(me, &st.w, "rwmutex write lock")
 	st.writer, st.wg = rwHeld, me
 	e.acquire(ptrOf(rw))
+	e.acquire(rwReaders(rw))
 	return true
 }
 
@@ -142,6 +154,8 @@ func RWTryLock(rw *sync.RWMutex) bool {
 // RWMutex that is not write-locked is a Go fatal error, reported as a bug
 // of kind panic. (Go detects it only when no writer is waiting for readers
 // to leave; gosct always does.)
+//
+//go:norace
 func RWUnlock(rw *sync.RWMutex) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opRWUnlock) {
@@ -158,6 +172,8 @@ func RWUnlock(rw *sync.RWMutex) {
 }
 
 // RLock read-locks rw: the rewriting of rw.RLock().
+//
+//go:norace
 func RLock(rw *sync.RWMutex) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opRLock) {
@@ -174,6 +190,8 @@ func RLock(rw *sync.RWMutex) {
 }
 
 // TryRLock tries to read-lock rw: the rewriting of rw.TryRLock().
+//
+//go:norace
 func TryRLock(rw *sync.RWMutex) bool {
 	e, me := enter()
 	if e == nil || !e.yield(me, opRLock) {
@@ -192,6 +210,8 @@ func TryRLock(rw *sync.RWMutex) bool {
 
 // RUnlock read-unlocks rw: the rewriting of rw.RUnlock(). Without a read
 // lock held it is a Go fatal error, reported as a bug of kind panic.
+//
+//go:norace
 func RUnlock(rw *sync.RWMutex) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opRUnlock) {
@@ -199,7 +219,7 @@ func RUnlock(rw *sync.RWMutex) {
 		return
 	}
 	e.mu.Lock()
-	e.releaseMerge(ptrOf(rw))
+	e.releaseMerge(rwReaders(rw))
 	if msg := e.rwRUnlock(me, e.sync.rw(rw)); msg != "" {
 		e.fatal(me, msg)
 		return
@@ -209,6 +229,8 @@ func RUnlock(rw *sync.RWMutex) {
 
 // rwUnlockLeftover and rUnlockLeftover are the pass-through unlocks; see
 // unlockLeftover.
+//
+//go:norace
 func rwUnlockLeftover(rw *sync.RWMutex) {
 	if everControlled.Load() && rw.TryLock() {
 		rw.Unlock()
@@ -217,6 +239,7 @@ func rwUnlockLeftover(rw *sync.RWMutex) {
 	rw.Unlock()
 }
 
+//go:norace
 func rUnlockLeftover(rw *sync.RWMutex) {
 	if everControlled.Load() && rw.TryLock() {
 		rw.Unlock()
@@ -231,12 +254,18 @@ func rUnlockLeftover(rw *sync.RWMutex) {
 type rlocker sync.RWMutex
 
 // Lock read-locks the RWMutex.
+//
+//go:norace
 func (r *rlocker) Lock() { RLock((*sync.RWMutex)(r)) }
 
 // Unlock read-unlocks the RWMutex.
+//
+//go:norace
 func (r *rlocker) Unlock() { RUnlock((*sync.RWMutex)(r)) }
 
 // RLocker is the rewriting of rw.RLocker().
+//
+//go:norace
 func RLocker(rw *sync.RWMutex) sync.Locker {
 	if e, _ := enter(); e == nil {
 		return rw.RLocker()
@@ -260,6 +289,8 @@ const (
 )
 
 // classify finds the model object behind a Locker.
+//
+//go:norace
 func classify(l sync.Locker) (lockerKind, unsafe.Pointer) {
 	switch m := l.(type) {
 	case *sync.Mutex:
@@ -281,6 +312,8 @@ func classify(l sync.Locker) (lockerKind, unsafe.Pointer) {
 // LockerLock is the rewriting of l.Lock() on an interface value (such as
 // a sync.Locker): the model's sync types go to their hooks, other
 // Lockers' methods are called.
+//
+//go:norace
 func LockerLock(l sync.Locker) {
 	switch k, p := classify(l); k {
 	case lkMutex:
@@ -295,6 +328,8 @@ func LockerLock(l sync.Locker) {
 }
 
 // LockerUnlock is the rewriting of l.Unlock() on an interface value.
+//
+//go:norace
 func LockerUnlock(l sync.Locker) {
 	switch k, p := classify(l); k {
 	case lkMutex:
@@ -309,6 +344,8 @@ func LockerUnlock(l sync.Locker) {
 }
 
 // gnames lists goroutines for wait descriptions.
+//
+//go:norace
 func gnames(gs []*goroutine) string {
 	parts := make([]string, 0, len(gs))
 	for _, g := range gs {
@@ -316,3 +353,11 @@ func gnames(gs []*goroutine) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// rwReaders is the sync address of rw's read unlocks: a write lock
+// acquires it, a read lock does not, so readers are not ordered with each
+// other through rw (as in Go's own annotations: readerSem and writerSem),
+// and a write under RLock races.
+//
+//go:norace
+func rwReaders(rw *sync.RWMutex) unsafe.Pointer { return unsafe.Add(unsafe.Pointer(rw), 1) }

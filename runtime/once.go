@@ -36,17 +36,15 @@ const (
 	onceDone
 )
 
+//go:norace
 func (s *syncState) once(o *sync.Once) *onceState {
-	if s.onces == nil {
-		s.onces = make(map[*sync.Once]*onceState)
-	}
-	st := s.onces[o]
+	st := s.onces.get(o)
 	if st == nil {
 		st = &onceState{}
 		if realOnceDone(o) {
 			st.state = onceDone
 		}
-		s.onces[o] = st
+		s.onces.put(o, st)
 	}
 	return st
 }
@@ -62,6 +60,7 @@ var onceDoneOff = func() int {
 	return int(f.Offset)
 }()
 
+//go:norace
 func realOnceDone(o *sync.Once) bool {
 	if onceDoneOff < 0 {
 		return false
@@ -71,6 +70,8 @@ func realOnceDone(o *sync.Once) bool {
 
 // Do calls f if and only if Do is called for the first time on o: the
 // rewriting of o.Do(f).
+//
+//go:norace
 func Do(o *sync.Once, f func()) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opOnce) {
@@ -112,6 +113,8 @@ func Do(o *sync.Once, f func()) {
 // OnceFunc is sync.OnceFunc with the Once in the model: the returned
 // function calls f once (per execution; see Do), and if f panicked,
 // panics with the same value on every call.
+//
+//go:norace
 func OnceFunc(f func()) func() {
 	d := &struct {
 		once  sync.Once
@@ -138,6 +141,8 @@ func OnceFunc(f func()) func() {
 }
 
 // OnceValue is sync.OnceValue with the Once in the model; see OnceFunc.
+//
+//go:norace
 func OnceValue[T any](f func() T) func() T {
 	var r T
 	g := OnceFunc(func() { r = f() })
@@ -148,6 +153,8 @@ func OnceValue[T any](f func() T) func() T {
 }
 
 // OnceValues is sync.OnceValues with the Once in the model; see OnceFunc.
+//
+//go:norace
 func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
 	var r1 T1
 	var r2 T2

@@ -69,6 +69,7 @@ var opNames = [...]string{
 	opCancel:       "context cancel",
 }
 
+//go:norace
 func (k opKind) String() string {
 	if int(k) < len(opNames) && opNames[k] != "" {
 		return opNames[k]
@@ -80,6 +81,8 @@ func (k opKind) String() string {
 // observe. A long run of steps none of which mutates is a livelock: the
 // goroutines only look (read, poll a select with default, yield) at a
 // state nobody changes any more.
+//
+//go:norace
 func (k opKind) mutates() bool {
 	switch k {
 	case opStart, opGo, opSend, opClose, opUnlock, opRUnlock, opRWUnlock, opWaitGroup,

@@ -11,6 +11,8 @@ import (
 // raceFound handles a race between the token holder's access at p and
 // the earlier access prev. Lock held; released (in racesSync the calling
 // goroutine ends).
+//
+//go:norace
 func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev epoch, prevWrite bool, prevPC uintptr) {
 	if e.hb.race != nil && e.set.races == racesReport {
 		e.mu.Unlock()
@@ -19,6 +21,7 @@ func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev 
 	b := e.raceBug(me, p, write, prev, prevWrite, prevPC)
 	if e.set.races == racesReport {
 		e.hb.race = b
+		tsanRelay(e.main) // the test goroutine reports it: see abortLocked
 		e.mu.Unlock()
 		return
 	}
@@ -28,6 +31,8 @@ func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev 
 }
 
 // raceBug describes a race: both accesses, their goroutines, the variable.
+//
+//go:norace
 func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, write bool, prev epoch, prevWrite bool, prevPC uintptr) *bug {
 	here := "?"
 	if pc := accessPC(); pc != 0 {
@@ -62,6 +67,7 @@ func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, write bool, prev ep
 	return b
 }
 
+//go:norace
 func accessName(write bool) string {
 	if write {
 		return "write"
@@ -75,6 +81,8 @@ func accessName(write bool) string {
 // count as deeper: it is most often the race's own effect, and the race
 // is its cause, so the report names the race and says the test failed.
 // Lock held.
+//
+//go:norace
 func (e *execution) raceAtEnd() {
 	if e.bug != nil || e.hb.race == nil {
 		return
@@ -87,6 +95,8 @@ func (e *execution) raceAtEnd() {
 
 // accessPC is the pc of the user code that made the access: the first
 // frame outside gosct's runtime (its own tests count as user code).
+//
+//go:norace
 func accessPC() uintptr {
 	var pcs [16]uintptr
 	n := runtime.Callers(3, pcs[:])
@@ -102,6 +112,7 @@ func accessPC() uintptr {
 	}
 }
 
+//go:norace
 func pcPos(pc uintptr) string {
 	f := runtime.FuncForPC(pc - 1)
 	if f == nil {

@@ -36,6 +36,8 @@ const (
 
 // parseRaces maps wire.Config.Races to a mode and whether accesses are
 // scheduling points.
+//
+//go:norace
 func parseRaces(s string) (raceMode, bool) {
 	switch s {
 	case "report", "on":
@@ -49,9 +51,9 @@ func parseRaces(s string) (raceMode, bool) {
 // hbState is an execution's detector state.
 type hbState struct {
 	vcs   []vclock // by goroutine id
-	vars  map[uintptr]*varState
-	syncs map[unsafe.Pointer]vclock
-	chans map[unsafe.Pointer]*chanHB
+	vars  rmap[uintptr, *varState]
+	syncs rmap[unsafe.Pointer, vclock]
+	chans rmap[unsafe.Pointer, *chanHB]
 	// race is the first race found, reported when the execution ends
 	// (racesReport).
 	race *bug
@@ -73,6 +75,8 @@ type varState struct {
 // through Run) or, when its parent is unknown (started by uncontrolled
 // code), every clock, so that what we cannot see creates no false race.
 // Lock held.
+//
+//go:norace
 func (e *execution) vc(g *goroutine) *vclock {
 	h := &e.hb
 	for len(h.vcs) <= g.id {
@@ -97,15 +101,21 @@ func (e *execution) vc(g *goroutine) *vclock {
 }
 
 // tick starts a new epoch of g, after it released its clock.
+//
+//go:norace
 func (e *execution) tick(g *goroutine) {
 	v := e.vc(g)
 	v.set(g.id, v.get(g.id)+1)
 }
 
 // hbOn reports whether the detector runs.
+//
+//go:norace
 func (e *execution) hbOn() bool { return e.set.races != racesOff }
 
 // access checks a read or write by the token holder at p.
+//
+//go:norace
 func (e *execution) access(p unsafe.Pointer, write bool) {
 	if !e.hbOn() || p == nil {
 		return
@@ -124,13 +134,10 @@ func (e *execution) access(p unsafe.Pointer, write bool) {
 		return
 	}
 	h := &e.hb
-	if h.vars == nil {
-		h.vars = make(map[uintptr]*varState)
-	}
-	x := h.vars[uintptr(p)]
+	x := h.vars.get(uintptr(p))
 	if x == nil {
 		x = &varState{}
-		h.vars[uintptr(p)] = x
+		h.vars.put(uintptr(p), x)
 	}
 	v := *e.vc(me)
 	now := mkEpoch(me.id, v.get(me.id))
@@ -189,6 +196,7 @@ func (e *execution) access(p unsafe.Pointer, write bool) {
 	e.mu.Unlock()
 }
 
+//go:norace
 func (x *varState) setRPC(id int, pc uintptr) {
 	if pc == 0 && x.rpcs == nil {
 		return
@@ -203,5 +211,9 @@ func (x *varState) setRPC(id int, pc uintptr) {
 // whole object p identifies (a map). Variables are identified by their
 // address: an access to a field and one to the whole struct at the same
 // address are one variable, a field at another offset is another.
-func (e *execution) raceRead(p unsafe.Pointer, size uintptr)  { e.access(p, false) }
+//
+//go:norace
+func (e *execution) raceRead(p unsafe.Pointer, size uintptr) { e.access(p, false) }
+
+//go:norace
 func (e *execution) raceWrite(p unsafe.Pointer, size uintptr) { e.access(p, true) }

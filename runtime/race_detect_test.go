@@ -448,10 +448,10 @@ func TestRaceStateDropped(t *testing.T) {
 	var last *execution
 	checkWith(t, "random", 50, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
 		e := active.Load()
-		if last != nil && (last.hb.vars == nil) {
+		if last != nil && last.hb.vars.len() == 0 {
 			t.Fatal("no shadow state recorded")
 		}
-		if len(e.hb.vars) != 0 {
+		if e.hb.vars.len() != 0 {
 			t.Fatal("state carried over into a new execution")
 		}
 		last = e

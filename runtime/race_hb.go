@@ -16,46 +16,57 @@ import "unsafe"
 // readers or a WaitGroup's Done calls need.
 
 // syncClock returns the clock of the sync object at p.
+//
+//go:norace
 func (e *execution) syncClock(p unsafe.Pointer) *vclock {
 	h := &e.hb
-	if h.syncs == nil {
-		h.syncs = make(map[unsafe.Pointer]vclock)
-	}
-	v := h.syncs[p]
+	v := h.syncs.get(p)
 	return &v
 }
 
 // hbAcquire: g's next events happen after every release on p.
+//
+//go:norace
 func (e *execution) hbAcquire(g *goroutine, p unsafe.Pointer) {
-	if !e.hbOn() || g == nil || e.hb.syncs == nil {
+	if !e.hbOn() || g == nil {
 		return
 	}
-	if w := e.hb.syncs[p]; w != nil {
+	if w := e.hb.syncs.get(p); w != nil {
 		e.vc(g).join(w)
 	}
 }
 
 // hbRelease: g's events so far happen before every later acquire on p.
+//
+//go:norace
 func (e *execution) hbRelease(g *goroutine, p unsafe.Pointer) {
 	if !e.hbOn() || g == nil {
 		return
 	}
 	v := e.syncClock(p)
 	v.join(*e.vc(g))
-	e.hb.syncs[p] = *v
+	e.hb.syncs.put(p, *v)
 	e.tick(g)
 }
 
 // raceAcquire, raceRelease and raceReleaseMerge: synchronization on the
 // object at p by the token holder, as Go's race annotations of package
 // sync name them (sync.go).
-func (e *execution) raceAcquire(p unsafe.Pointer)      { e.hbAcquire(e.cur.Load(), p) }
-func (e *execution) raceRelease(p unsafe.Pointer)      { e.hbRelease(e.cur.Load(), p) }
+//
+//go:norace
+func (e *execution) raceAcquire(p unsafe.Pointer) { e.hbAcquire(e.cur.Load(), p) }
+
+//go:norace
+func (e *execution) raceRelease(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p) }
+
+//go:norace
 func (e *execution) raceReleaseMerge(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p) }
 
 // raceAtomic is the detector's hook for an atomic operation on addr (a
 // variable, an atomic value, a sync.Map): atomics are sequentially
 // consistent, so each acquires and releases addr, and never races.
+//
+//go:norace
 func (e *execution) raceAtomic(addr any) {
 	if !e.hbOn() {
 		return
@@ -71,6 +82,8 @@ func (e *execution) raceAtomic(addr any) {
 }
 
 // hbFork: the go statement happens before the child's start.
+//
+//go:norace
 func (e *execution) hbFork(parent, child *goroutine) {
 	if !e.hbOn() || parent == nil {
 		return
@@ -83,6 +96,8 @@ func (e *execution) hbFork(parent, child *goroutine) {
 
 // hbForkFrom: a goroutine the runtime starts (an AfterFunc's f) starts
 // after the releases on p (the AfterFunc call).
+//
+//go:norace
 func (e *execution) hbForkFrom(child *goroutine, p unsafe.Pointer) {
 	if !e.hbOn() {
 		return
@@ -93,6 +108,8 @@ func (e *execution) hbForkFrom(child *goroutine, p unsafe.Pointer) {
 // hbJoinAll orders g after every goroutine's events so far: g waited in
 // uncontrolled code (testing's t.Run) for something the detector cannot
 // see.
+//
+//go:norace
 func (e *execution) hbJoinAll(g *goroutine) {
 	if !e.hbOn() {
 		return
@@ -114,12 +131,10 @@ type chanHB struct {
 	sawClose     bool
 }
 
+//go:norace
 func (e *execution) chanHBOf(k unsafe.Pointer, capacity int) *chanHB {
 	h := &e.hb
-	if h.chans == nil {
-		h.chans = make(map[unsafe.Pointer]*chanHB)
-	}
-	c := h.chans[k]
+	c := h.chans.get(k)
 	if c == nil || (c.sends == 0 && c.recvs == 0 && capacity > len(c.slots)) {
 		var closed vclock
 		saw := false
@@ -130,12 +145,14 @@ func (e *execution) chanHBOf(k unsafe.Pointer, capacity int) *chanHB {
 			capacity = 1
 		}
 		c = &chanHB{slots: make([]vclock, capacity), closed: closed, sawClose: saw}
-		h.chans[k] = c
+		h.chans.put(k, c)
 	}
 	return c
 }
 
 // slotOp acquires then releases buffer slot i for g.
+//
+//go:norace
 func (e *execution) slotOp(g *goroutine, c *chanHB, i uint64) {
 	s := &c.slots[i%uint64(len(c.slots))]
 	v := e.vc(g)
@@ -145,6 +162,8 @@ func (e *execution) slotOp(g *goroutine, c *chanHB, i uint64) {
 }
 
 // hbSend: g's value entered the buffer of channel k.
+//
+//go:norace
 func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
 	if !e.hbOn() || g == nil {
 		return
@@ -155,7 +174,10 @@ func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
 }
 
 // hbRecv: g received from channel k; ok is false when it saw the close.
+//
+//go:norace
 func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool) {
+	tsanRelay(g) // received for g by another goroutine: a close, a poll
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -181,7 +203,15 @@ func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool
 
 // hbTransfer: sender s's value went to receiver r directly (a waiting
 // party). On an unbuffered channel each completes after the other began.
+//
+//go:norace
 func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) {
+	// For Go's race detector both ways even when buffered: a direct
+	// hand-off leaves no trace in the real buffer's slots, which is where
+	// a later send would find the receive that must precede it. Ordering
+	// the receive before this send too can hide a race, never invent one.
+	tsanFlow(s, r)
+	tsanFlow(r, s)
 	if !e.hbOn() || s == nil || r == nil {
 		return
 	}
@@ -194,6 +224,8 @@ func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) 
 }
 
 // hbClose: g closed channel k.
+//
+//go:norace
 func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
 	if !e.hbOn() || g == nil {
 		return
@@ -205,6 +237,8 @@ func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
 }
 
 // hbCase records the edge of select case c, completed by g itself.
+//
+//go:norace
 func (e *execution) hbCase(g *goroutine, c Case) {
 	if h, ok := c.(interface {
 		hb(*execution, *goroutine)
@@ -213,14 +247,18 @@ func (e *execution) hbCase(g *goroutine, c Case) {
 	}
 }
 
+//go:norace
 func (r *RecvCase[E]) hb(e *execution, g *goroutine) {
 	e.hbRecv(g, chanKey(r.c), cap(r.c), r.OK)
 }
 
+//go:norace
 func (s *SendCase[E]) hb(e *execution, g *goroutine) {
 	e.hbSend(g, sendKey(s.c), cap(s.c))
 }
 
 // timerKey is the sync object of an AfterFunc timer: its call happens
 // before f starts.
+//
+//go:norace
 func timerKey(vt *vtimer) unsafe.Pointer { return unsafe.Pointer(vt) }

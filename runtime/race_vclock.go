@@ -8,6 +8,7 @@ package runtime
 // to happen before the owner's current event.
 type vclock []uint32
 
+//go:norace
 func (v vclock) get(i int) uint32 {
 	if i < len(v) {
 		return v[i]
@@ -16,6 +17,8 @@ func (v vclock) get(i int) uint32 {
 }
 
 // set makes entry i equal c, growing v as needed.
+//
+//go:norace
 func (v *vclock) set(i int, c uint32) {
 	for len(*v) <= i {
 		*v = append(*v, 0)
@@ -24,6 +27,8 @@ func (v *vclock) set(i int, c uint32) {
 }
 
 // join makes v the pointwise maximum of v and w.
+//
+//go:norace
 func (v *vclock) join(w vclock) {
 	for len(*v) < len(w) {
 		*v = append(*v, 0)
@@ -41,10 +46,16 @@ func (v *vclock) join(w vclock) {
 // "no access": it happens before everything.
 type epoch uint64
 
+//go:norace
 func mkEpoch(id int, c uint32) epoch { return epoch(uint64(id)<<32 | uint64(c)) }
 
-func (x epoch) id() int       { return int(x >> 32) }
+//go:norace
+func (x epoch) id() int { return int(x >> 32) }
+
+//go:norace
 func (x epoch) clock() uint32 { return uint32(x) }
 
 // before reports whether x happens before the event whose clock is v.
+//
+//go:norace
 func (x epoch) before(v vclock) bool { return x.clock() <= v.get(x.id()) }

@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -12,7 +10,7 @@ import (
 
 // active is the execution in progress in this process, or nil. Hooks called
 // while it is nil pass through.
-var active atomic.Pointer[execution]
+var active executionPtr
 
 // decision is one entry of an execution's trail: what a strategy chose.
 type decision struct {
@@ -54,7 +52,7 @@ var defaultSettings = settings{
 	maxSteps:       1_000_000,
 	fairAfter:      20_000,
 	livelockWindow: 50_000,
-	detachAfter:    100 * time.Millisecond,
+	detachAfter:    100 * time.Millisecond * raceSlowdown,
 	pollGrace:      30 * time.Millisecond,
 	detachedGrace:  2 * time.Second,
 	accessPoints:   true,
@@ -62,15 +60,15 @@ var defaultSettings = settings{
 
 // execution is one controlled run of a test function under one schedule.
 type execution struct {
-	mu    sync.Mutex
+	mu    rtMutex // invisible to Go's race detector, as cur and progress (race_on.go)
 	set   settings
 	strat strategies.Strategy
 	t     *testing.T
 
 	gs       []*goroutine
-	byGoid   map[int64]*goroutine
+	byGoid   rmap[int64, *goroutine]
 	runnable []*goroutine // ordered by id; see choose
-	cur      atomic.Pointer[goroutine]
+	cur      goroutinePtr
 	main     *goroutine
 
 	steps        int
@@ -94,21 +92,24 @@ type execution struct {
 	waitAbort    int // goroutines told to abort whose exit is awaited
 	allExited    chan struct{}
 
-	progress atomic.Int64 // bumped at every decision, for the watchdog
+	progress rtCounter // bumped at every decision, for the watchdog
 
-	chans map[unsafe.Pointer]*chanState
+	// tsanEnd is where the execution's goroutines release their clocks
+	// for Go's race detector when they exit (finishMain).
+	tsanEnd uint8
+
+	chans rmap[unsafe.Pointer, *chanState]
 	clock clock
 	sync  syncState
 	hb    hbState
 }
 
+//go:norace
 func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execution {
 	e := &execution{
-		set:    set,
-		strat:  strat,
-		t:      t,
-		byGoid: make(map[int64]*goroutine),
-		chans:  make(map[unsafe.Pointer]*chanState),
+		set:   set,
+		strat: strat,
+		t:     t,
 	}
 	e.clock.init()
 	e.sync.init()
@@ -117,6 +118,8 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 
 // enter identifies the calling goroutine. It returns nil, nil when the call
 // must pass through: no execution is active, or it is over.
+//
+//go:norace
 func enter() (*execution, *goroutine) {
 	e := active.Load()
 	if e == nil {
@@ -132,6 +135,8 @@ func enter() (*execution, *goroutine) {
 // foreign handles a hook called by a goroutine that does not hold the token:
 // one coming back from uncontrolled code, one started by uncontrolled code
 // (adopted), or one left over from an earlier execution.
+//
+//go:norace
 func (e *execution) foreign(id int64) (*execution, *goroutine) {
 	if isZombie(id) {
 		exitZombie(id)
@@ -141,7 +146,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		e.mu.Unlock()
 		return nil, nil
 	}
-	g := e.byGoid[id]
+	g := e.byGoid.get(id)
 	if g == nil {
 		if e.aborting {
 			e.mu.Unlock()
@@ -150,7 +155,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		g = e.newGoroutine(-1, 0)
 		g.adopted = true
 		g.goid = id
-		e.byGoid[id] = g
+		e.byGoid.put(id, g)
 		e.uncontrolled = true
 	} else if g.state == gDetached {
 		e.setRunnable(g)
@@ -175,6 +180,8 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 }
 
 // newGoroutine registers a goroutine, runnable. Lock held.
+//
+//go:norace
 func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 	g := &goroutine{id: len(e.gs), e: e, parent: parent, created: pc, op: opStart, wake: make(chan wakeKind, 1)}
 	e.gs = append(e.gs, g)
@@ -185,6 +192,8 @@ func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 // setRunnable and setState keep e.runnable, the goroutines a decision can
 // choose, in step with their states, so a decision costs O(runnable), not
 // O(goroutines). Lock held.
+//
+//go:norace
 func (e *execution) setRunnable(g *goroutine) {
 	g.poll = nil
 	if g.eager {
@@ -200,12 +209,12 @@ func (e *execution) setRunnable(g *goroutine) {
 		e.ndetached--
 	}
 	g.state = gRunnable
-	e.runnable = append(e.runnable, nil)
-	copy(e.runnable[i+1:], e.runnable[i:])
-	e.runnable[i] = g
+	e.runnable = insertAt(e.runnable, i, g)
 }
 
 // runnableIndex is where id is, or would be, in e.runnable.
+//
+//go:norace
 func (e *execution) runnableIndex(id int) int {
 	lo, hi := 0, len(e.runnable)
 	for lo < hi {
@@ -219,12 +228,11 @@ func (e *execution) runnableIndex(id int) int {
 	return lo
 }
 
+//go:norace
 func (e *execution) setState(g *goroutine, s gstate) {
 	if g.state == gRunnable {
 		if i := e.runnableIndex(g.id); i < len(e.runnable) && e.runnable[i] == g {
-			copy(e.runnable[i:], e.runnable[i+1:])
-			e.runnable[len(e.runnable)-1] = nil
-			e.runnable = e.runnable[:len(e.runnable)-1]
+			e.runnable = deleteAt(e.runnable, i)
 		}
 	}
 	if g.state == gDetached {
@@ -239,6 +247,8 @@ func (e *execution) setState(g *goroutine, s gstate) {
 
 // ready makes a blocked goroutine runnable: the event it waited for has
 // happened. Lock held.
+//
+//go:norace
 func (e *execution) ready(g *goroutine) {
 	if g.state == gBlocked {
 		e.setRunnable(g)
@@ -248,6 +258,8 @@ func (e *execution) ready(g *goroutine) {
 
 // fairChoice is a uniform choice among n, from a generator seeded by the
 // step count, so the decision is in the trail like any other.
+//
+//go:norace
 func (e *execution) fairChoice(n int) int {
 	e.fair = e.fair*6364136223846793005 + 1442695040888963407
 	return int((e.fair >> 33) % uint64(n))
@@ -257,6 +269,8 @@ func (e *execution) fairChoice(n int) int {
 // chooses who takes the next step. It returns false when me must perform
 // its operation uncontrolled (the execution ended under an adopted
 // goroutine).
+//
+//go:norace
 func (e *execution) yield(me *goroutine, op opKind) bool {
 	me.op = op
 	if e.set.detailed {
@@ -266,6 +280,15 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 	if e.aborting {
 		e.mu.Unlock()
 		return e.die(me)
+	}
+	if e.cur.Load() != me {
+		// The watchdog detached me after enter and before the lock
+		// (a slow callerPos, a loaded machine, -race): the token went
+		// on without me, and choosing now would park me for ever. Come
+		// back as any detached goroutine does.
+		e.mu.Unlock()
+		e2, _ := e.foreign(me.goid)
+		return e2 != nil
 	}
 	next := e.choose(me, op == opYield)
 	if next == me {
@@ -277,6 +300,7 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		return e.die(me)
 	}
 	if next != nil {
+		tsanPark(me) // before the next goroutine can run: see park
 		e.give(next)
 	}
 	e.mu.Unlock()
@@ -287,9 +311,12 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 // caller holds the lock, has recorded what me waits for, and re-checks
 // its condition when block returns true. False: perform the operation
 // uncontrolled.
+//
+//go:norace
 func (e *execution) block(me *goroutine, what string) bool {
 	me.waitObj = what
 	e.setState(me, gBlocked)
+	tsanPark(me) // before the next goroutine can run: see park
 	e.handOff(me)
 	if e.aborting && me == e.main {
 		// The execution ended (me blocked last: a deadlock), and
@@ -301,11 +328,18 @@ func (e *execution) block(me *goroutine, what string) bool {
 	return e.park(me)
 }
 
-// park waits for the token.
+// park waits for the token. For Go's race detector, me publishes its
+// clock (tsanPark) before the token leaves it, since whoever takes it may
+// complete me's operation and acquire that clock at once; again here, for
+// the paths that park without handing the token on.
+//
+//go:norace
 func (e *execution) park(me *goroutine) bool {
+	tsanPark(me)
 	raceDisable()
 	k := <-me.wake
 	raceEnable()
+	tsanResume(me)
 	switch k {
 	case wakeRun, wakeEnd:
 		return true
@@ -316,6 +350,8 @@ func (e *execution) park(me *goroutine) bool {
 }
 
 // give hands the token to next. Lock held.
+//
+//go:norace
 func (e *execution) give(next *goroutine) {
 	e.cur.Store(next)
 	raceDisable()
@@ -326,6 +362,8 @@ func (e *execution) give(next *goroutine) {
 // die ends me because the execution is being torn down: the test goroutine
 // fails its test, goroutines of the execution exit, adopted goroutines go
 // on uncontrolled (it returns false for them).
+//
+//go:norace
 func (e *execution) die(me *goroutine) bool {
 	if me.adopted {
 		return false
@@ -340,6 +378,8 @@ func (e *execution) die(me *goroutine) bool {
 // choose asks the strategy which runnable goroutine takes the next step.
 // It returns nil when none can, or when the step bound is exceeded (then
 // e.aborting is set). Lock held.
+//
+//go:norace
 func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 	e.pollEager()
 	n := len(e.runnable)
@@ -380,7 +420,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 	}
 	var i int
 	if e.steps <= e.set.fairAfter {
-		i = e.strat.Next(&e.pt)
+		i = e.strategyNext()
 	} else {
 		i = e.fairChoice(n)
 	}
@@ -402,16 +442,21 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 
 // chooseCase asks the strategy which of the ready select cases fires.
 // Lock held.
+//
+//go:norace
 func (e *execution) chooseCase(me *goroutine, ready []int) int {
 	if len(ready) == 1 {
 		return ready[0]
 	}
 	e.pt.Kind = strategies.Case
-	e.pt.Choices = append(e.pt.Choices[:0], ready...)
+	e.pt.Choices = e.pt.Choices[:0]
+	for _, r := range ready {
+		e.pt.Choices = append(e.pt.Choices, r)
+	}
 	e.pt.Current = me.id
 	e.pt.Yield = false
 	e.pt.Ops = nil
-	i := e.strat.Next(&e.pt)
+	i := e.strategyNext()
 	if i < 0 || i >= len(ready) {
 		i = 0
 	}
@@ -426,6 +471,8 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 // detached or exited). When nothing can run it fires timers, waits for
 // uncontrolled code, and finally ends the execution: at the end of the
 // test, or with a deadlock. Lock held.
+//
+//go:norace
 func (e *execution) handOff(me *goroutine) {
 	for {
 		if next := e.choose(me, false); next != nil {
@@ -460,6 +507,8 @@ func (e *execution) handOff(me *goroutine) {
 // nothing to wait for, or the wait has lasted long enough. Lock held;
 // released during the wait, when the token is free for any goroutine that
 // comes back.
+//
+//go:norace
 func (e *execution) waitExternal() bool {
 	// Only goroutines in uncontrolled code, and objects uncontrolled code
 	// made, are worth waiting for: waiters on the execution's own objects
@@ -494,6 +543,8 @@ func (e *execution) waitExternal() bool {
 }
 
 // quiesce ends an execution in which nothing can move any more. Lock held.
+//
+//go:norace
 func (e *execution) quiesce(me *goroutine) {
 	if !e.mainDone {
 		for _, g := range e.gs {
@@ -519,9 +570,15 @@ func (e *execution) quiesce(me *goroutine) {
 // abortLocked records b and starts tearing the execution down: the test
 // goroutine is woken to fail the test. me is the goroutine running this
 // code, or nil (the watchdog). Lock held.
+//
+//go:norace
 func (e *execution) abortLocked(me *goroutine, b *bug) {
 	if e.bug == nil && b != nil {
 		e.bug = b
+		// The test goroutine reports the bug, built here with
+		// instrumented code (strings.Builder): for Go's race detector
+		// it must read it after this goroutine wrote it.
+		tsanRelay(e.main)
 	}
 	if e.aborting {
 		return
@@ -543,6 +600,8 @@ func (e *execution) abortLocked(me *goroutine, b *bug) {
 
 // failMain ends the test goroutine after a bug: the schedule's subtest
 // fails with the report.
+//
+//go:norace
 func (e *execution) failMain() {
 	e.t.Helper()
 	if e.bug == nil {
@@ -555,6 +614,8 @@ func (e *execution) failMain() {
 
 // pollEager retries the operations of blocked goroutines whose objects
 // uncontrolled code may change at any time. Lock held.
+//
+//go:norace
 func (e *execution) pollEager() {
 	if e.eagerPollers == 0 {
 		return
@@ -567,6 +628,8 @@ func (e *execution) pollEager() {
 }
 
 // pollAll retries every polled operation; true if one completed. Lock held.
+//
+//go:norace
 func (e *execution) pollAll() bool {
 	any := false
 	for _, g := range e.gs {

@@ -40,14 +40,25 @@ type RecvCase[E any] struct {
 }
 
 // OnRecv makes the case `case v, ok := <-c` of a select.
+//
+//go:norace
 func OnRecv[E any](c <-chan E) *RecvCase[E] { return &RecvCase[E]{c: c} }
 
-func (r *RecvCase[E]) isNil() bool         { return r.c == nil }
-func (r *RecvCase[E]) isSend() bool        { return false }
+//go:norace
+func (r *RecvCase[E]) isNil() bool { return r.c == nil }
+
+//go:norace
+func (r *RecvCase[E]) isSend() bool { return false }
+
+//go:norace
 func (r *RecvCase[E]) key() unsafe.Pointer { return chanKey(r.c) }
+
+//go:norace
 func (r *RecvCase[E]) ready(cs *chanState) bool {
 	return cs.sendq.peek() || len(r.c) > 0 || cs.closed
 }
+
+//go:norace
 func (r *RecvCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	if v, ok, got := recvFromSender(e, cs, r.c); got {
 		r.Value, r.OK = v, ok
@@ -59,6 +70,8 @@ func (r *RecvCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	}
 	return ok, p
 }
+
+//go:norace
 func (r *RecvCase[E]) try() (bool, any) {
 	v, ok, got := tryRecv(r.c)
 	if got {
@@ -66,13 +79,21 @@ func (r *RecvCase[E]) try() (bool, any) {
 	}
 	return got, nil
 }
+
+//go:norace
 func (r *RecvCase[E]) waiter(g *goroutine, s *selectState, idx int) *waiter {
 	return &waiter{g: g, sel: s, idx: idx, elem: unsafe.Pointer(&r.Value)}
 }
+
+//go:norace
 func (r *RecvCase[E]) finish(w *waiter) { r.OK = w.ok }
+
+//go:norace
 func (r *RecvCase[E]) reflectCase() reflect.SelectCase {
 	return reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(r.c)}
 }
+
+//go:norace
 func (r *RecvCase[E]) setRecv(v reflect.Value, ok bool) {
 	r.OK = ok
 	if ok {
@@ -88,14 +109,25 @@ type SendCase[E any] struct {
 
 // OnSend makes the case `case c <- v` of a select; v is evaluated when the
 // select statement is, as in Go.
+//
+//go:norace
 func OnSend[E any](c chan<- E, v E) *SendCase[E] { return &SendCase[E]{c: c, v: v} }
 
-func (s *SendCase[E]) isNil() bool         { return s.c == nil }
-func (s *SendCase[E]) isSend() bool        { return true }
+//go:norace
+func (s *SendCase[E]) isNil() bool { return s.c == nil }
+
+//go:norace
+func (s *SendCase[E]) isSend() bool { return true }
+
+//go:norace
 func (s *SendCase[E]) key() unsafe.Pointer { return sendKey(s.c) }
+
+//go:norace
 func (s *SendCase[E]) ready(cs *chanState) bool {
 	return cs.recvq.peek() || (cap(s.c) > 0 && len(s.c) < cap(s.c)) || cs.closed
 }
+
+//go:norace
 func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	if cs.closed {
 		_, p := trySend(s.c, s.v)
@@ -114,14 +146,24 @@ func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	}
 	return ok, p
 }
+
+//go:norace
 func (s *SendCase[E]) try() (bool, any) { return trySend(s.c, s.v) }
+
+//go:norace
 func (s *SendCase[E]) waiter(g *goroutine, st *selectState, idx int) *waiter {
 	return &waiter{g: g, sel: st, idx: idx, elem: unsafe.Pointer(&s.v)}
 }
+
+//go:norace
 func (s *SendCase[E]) finish(w *waiter) {}
+
+//go:norace
 func (s *SendCase[E]) reflectCase() reflect.SelectCase {
 	return reflect.SelectCase{Dir: reflect.SelectSend, Chan: reflect.ValueOf(s.c), Send: reflect.ValueOf(&s.v).Elem()}
 }
+
+//go:norace
 func (s *SendCase[E]) setRecv(reflect.Value, bool) {}
 
 // Select runs a select statement over cases, in source order; it returns
@@ -129,6 +171,8 @@ func (s *SendCase[E]) setRecv(reflect.Value, bool) {}
 // (hasDefault). Select(false) with no cases blocks forever, as select {}
 // does. When several cases are ready, which one fires is a decision of the
 // strategy (Go chooses uniformly at random).
+//
+//go:norace
 func Select(hasDefault bool, cases ...Case) int {
 	e, me := enter()
 	if e == nil || !e.yield(me, opSelect) {
@@ -195,24 +239,9 @@ func Select(hasDefault bool, cases ...Case) int {
 			eager = eager || !cs.owned
 		}
 		var polled any
-		poll := func() bool {
-			for i, c := range cases {
-				if c.isNil() {
-					continue
-				}
-				ok, p := c.try()
-				if ok {
-					e.hbCase(me, c)
-				}
-				if ok || p != nil {
-					st.fired = i
-					ws[i].done = true
-					polled = p
-					return true
-				}
-			}
-			return false
-		}
+		// Closures are compiled with race instrumentation even inside a
+		// //go:norace function: the body is one.
+		poll := func() bool { return e.pollSelect(me, cases, ws, st, &polled) }
 		what := "select"
 		if len(ws) == 0 || allNil(cases) {
 			what = "select with no cases"
@@ -249,6 +278,7 @@ func Select(hasDefault bool, cases ...Case) int {
 	}
 }
 
+//go:norace
 func allNil(cases []Case) bool {
 	for _, c := range cases {
 		if !c.isNil() {
@@ -259,6 +289,8 @@ func allNil(cases []Case) bool {
 }
 
 // selectReal runs the select uncontrolled, through reflect.Select.
+//
+//go:norace
 func selectReal(hasDefault bool, cases []Case) int {
 	rc := make([]reflect.SelectCase, 0, len(cases)+1)
 	for _, c := range cases {
@@ -274,3 +306,37 @@ func selectReal(hasDefault bool, cases []Case) int {
 	cases[i].setRecv(v, ok)
 	return i
 }
+
+// pollSelect tries the cases of me's blocked select on the real channels,
+// for a goroutine that polls on me's behalf. Lock held.
+//
+//go:norace
+func (e *execution) pollSelect(me *goroutine, cases []Case, ws []*waiter, st *selectState, polled *any) bool {
+	for i, c := range cases {
+		if c.isNil() {
+			continue
+		}
+		if c.isSend() {
+			if f, ok := c.(interface{ lenCap() (int, int) }); raceEnabled && ok {
+				if n, cp := f.lenCap(); racePollSkip(e.chanOf(c.key()).owned, n, cp) {
+					continue
+				}
+			}
+			tsanAbsorb(me) // before the real send that releases me's value
+		}
+		ok, p := c.try()
+		if ok {
+			e.hbCase(me, c) // a receive relays what it acquired to me (hbRecv)
+		}
+		if ok || p != nil {
+			st.fired = i
+			ws[i].done = true
+			*polled = p
+			return true
+		}
+	}
+	return false
+}
+
+//go:norace
+func (s *SendCase[E]) lenCap() (int, int) { return len(s.c), cap(s.c) }

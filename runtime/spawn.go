@@ -4,10 +4,13 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 )
 
 // Go starts f in a new goroutine: the rewriting of a go statement, with the
 // function value and arguments already evaluated by the caller.
+//
+//go:norace
 func Go(f func()) {
 	e, me := enter()
 	if e == nil {
@@ -26,6 +29,8 @@ func Go(f func()) {
 
 // spawn registers and starts a goroutine of the execution; it runs when the
 // strategy first chooses it.
+//
+//go:norace
 func (e *execution) spawn(parent *goroutine, pc uintptr, f func()) {
 	e.mu.Lock()
 	g := e.newGoroutine(parent.id, pc)
@@ -36,6 +41,8 @@ func (e *execution) spawn(parent *goroutine, pc uintptr, f func()) {
 
 // Gosched yields: a scheduling point at which the caller gives way, as
 // runtime.Gosched does. PCT lowers the caller's priority.
+//
+//go:norace
 func Gosched() {
 	e, me := enter()
 	if e == nil {
@@ -46,10 +53,12 @@ func Gosched() {
 }
 
 // run is the body of every goroutine the execution creates.
+//
+//go:norace
 func (e *execution) run(g *goroutine, f func()) {
 	e.mu.Lock()
 	g.goid = goid()
-	e.byGoid[g.goid] = g
+	e.byGoid.put(g.goid, g)
 	e.mu.Unlock()
 	returned := false
 	defer func() { e.exit(g, recover(), returned) }()
@@ -62,11 +71,14 @@ func (e *execution) run(g *goroutine, f func()) {
 
 // exit ends g: it returned, panicked, or called runtime.Goexit (directly,
 // through t.FailNow, or because the execution was torn down).
+//
+//go:norace
 func (e *execution) exit(g *goroutine, r any, returned bool) {
 	var stack []byte
 	if r != nil {
 		stack = debug.Stack()
 	}
+	goRaceReleaseMerge(unsafe.Pointer(&e.tsanEnd)) // see finishMain
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.setState(g, gDone)
@@ -101,6 +113,7 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 // uncontrolled code: they exit at their next hook.
 var zombies sync.Map // goid -> struct{}
 
+//go:norace
 func isZombie(id int64) bool {
 	_, ok := zombies.Load(id)
 	return ok
@@ -108,8 +121,12 @@ func isZombie(id int64) bool {
 
 // exitZombie ends a leftover goroutine; it stays a zombie, so hooks in its
 // deferred calls end it too, until it has exited (see exit).
+//
+//go:norace
 func exitZombie(id int64) { goexit() }
 
 // goexit ends the calling goroutine, running its deferred calls; hooks they
 // call pass through or end it again.
+//
+//go:norace
 func goexit() { runtime.Goexit() }

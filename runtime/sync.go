@@ -26,11 +26,11 @@ import (
 // syncState is the execution's model of sync objects, keyed by their
 // address. Maps are made on first use: most executions touch few kinds.
 type syncState struct {
-	mutexes map[*sync.Mutex]*mutexState
-	rws     map[*sync.RWMutex]*rwState
-	wgs     map[*sync.WaitGroup]*wgState
-	onces   map[*sync.Once]*onceState
-	conds   map[*sync.Cond]*condState
+	mutexes rmap[*sync.Mutex, *mutexState]
+	rws     rmap[*sync.RWMutex, *rwState]
+	wgs     rmap[*sync.WaitGroup, *wgState]
+	onces   rmap[*sync.Once, *onceState]
+	conds   rmap[*sync.Cond, *condState]
 }
 
 // everControlled is set once any execution has run in this process: from
@@ -39,32 +39,29 @@ type syncState struct {
 // real object (see unlockLeftover).
 var everControlled atomic.Bool
 
+//go:norace
 func (s *syncState) init() {
 	if !everControlled.Load() {
 		everControlled.Store(true)
 	}
 }
 
+//go:norace
 func (s *syncState) mutex(m *sync.Mutex) *mutexState {
-	if s.mutexes == nil {
-		s.mutexes = make(map[*sync.Mutex]*mutexState)
-	}
-	st := s.mutexes[m]
+	st := s.mutexes.get(m)
 	if st == nil {
 		st = &mutexState{}
-		s.mutexes[m] = st
+		s.mutexes.put(m, st)
 	}
 	return st
 }
 
+//go:norace
 func (s *syncState) rw(m *sync.RWMutex) *rwState {
-	if s.rws == nil {
-		s.rws = make(map[*sync.RWMutex]*rwState)
-	}
-	st := s.rws[m]
+	st := s.rws.get(m)
 	if st == nil {
 		st = &rwState{}
-		s.rws[m] = st
+		s.rws.put(m, st)
 	}
 	return st
 }
@@ -73,6 +70,7 @@ func (s *syncState) rw(m *sync.RWMutex) *rwState {
 // order.
 type gset []*goroutine
 
+//go:norace
 func (q *gset) add(g *goroutine) {
 	for _, x := range *q {
 		if x == g {
@@ -82,12 +80,11 @@ func (q *gset) add(g *goroutine) {
 	*q = append(*q, g)
 }
 
+//go:norace
 func (q *gset) remove(g *goroutine) {
 	for i, x := range *q {
 		if x == g {
-			copy((*q)[i:], (*q)[i+1:])
-			(*q)[len(*q)-1] = nil
-			*q = (*q)[:len(*q)-1]
+			*q = deleteAt(*q, i)
 			return
 		}
 	}
@@ -95,6 +92,8 @@ func (q *gset) remove(g *goroutine) {
 
 // unready blocks again a waiter that was made runnable but has not run:
 // the object it waits for was taken by another goroutine first. Lock held.
+//
+//go:norace
 func (e *execution) unready(g *goroutine, what string) {
 	if g.state == gRunnable && e.cur.Load() != g {
 		e.setState(g, gBlocked)
@@ -107,6 +106,8 @@ func (e *execution) unready(g *goroutine, what string) {
 // bug of kind panic, ends the execution and the calling goroutine, and
 // goes on with the next schedule. An adopted goroutine returns (it must
 // then skip its operation). Lock held; released.
+//
+//go:norace
 func (e *execution) fatal(me *goroutine, msg string) {
 	stack := debug.Stack()
 	e.abortLocked(me, e.fatalBug(me, "fatal error: "+msg, stack))
@@ -115,6 +116,8 @@ func (e *execution) fatal(me *goroutine, msg string) {
 }
 
 // fatalBug is the bug of a Go fatal error in g.
+//
+//go:norace
 func (e *execution) fatalBug(g *goroutine, msg string, stack []byte) *bug {
 	b := &bug{kind: kindPanic, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "fatal error", stack: userStack(string(stack))}}}
 	who := "goroutine " + g.name()
@@ -127,6 +130,8 @@ func (e *execution) fatalBug(g *goroutine, msg string, stack []byte) *bug {
 }
 
 // gname is how a wait description names a goroutine.
+//
+//go:norace
 func gname(g *goroutine) string {
 	if g == nil {
 		return "?"
@@ -135,6 +140,8 @@ func gname(g *goroutine) string {
 }
 
 // fieldPtr returns a pointer to the field at off of the object at p.
+//
+//go:norace
 func fieldPtr(p unsafe.Pointer, off uintptr) unsafe.Pointer { return unsafe.Add(p, off) }
 
 // syncWaiter is a goroutine parked on a sync object until another
@@ -147,6 +154,8 @@ type syncWaiter struct {
 
 // grant completes w's operation and makes its goroutine runnable. Lock
 // held.
+//
+//go:norace
 func (e *execution) grant(w *syncWaiter) {
 	w.done = true
 	e.ready(w.g)
@@ -155,6 +164,8 @@ func (e *execution) grant(w *syncWaiter) {
 // awaitGrant blocks me until w is granted. Lock held on entry; on true, held
 // on return; false: released, the execution is over (do the operation
 // uncontrolled).
+//
+//go:norace
 func (e *execution) awaitGrant(me *goroutine, w *syncWaiter, what string) bool {
 	for !w.done {
 		if !e.block(me, what) {
@@ -168,16 +179,20 @@ func (e *execution) awaitGrant(me *goroutine, w *syncWaiter, what string) bool {
 // acquire, release and releaseMerge are the happens-before edges of a sync
 // operation on the object at p, for Go's race detector (-race) and for
 // gosct's own (memory.go). Called by the goroutine that synchronizes.
+//
+//go:norace
 func (e *execution) acquire(p unsafe.Pointer) {
 	goRaceAcquire(p)
 	e.raceAcquire(p)
 }
 
+//go:norace
 func (e *execution) release(p unsafe.Pointer) {
 	goRaceRelease(p)
 	e.raceRelease(p)
 }
 
+//go:norace
 func (e *execution) releaseMerge(p unsafe.Pointer) {
 	goRaceReleaseMerge(p)
 	e.raceReleaseMerge(p)

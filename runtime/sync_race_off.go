@@ -4,6 +4,11 @@ package runtime
 
 import "unsafe"
 
-func goRaceAcquire(p unsafe.Pointer)      {}
-func goRaceRelease(p unsafe.Pointer)      {}
+//go:norace
+func goRaceAcquire(p unsafe.Pointer) {}
+
+//go:norace
+func goRaceRelease(p unsafe.Pointer) {}
+
+//go:norace
 func goRaceReleaseMerge(p unsafe.Pointer) {}

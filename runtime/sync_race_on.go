@@ -12,6 +12,11 @@ import (
 // none (race_on.go), so without these a mutex-protected access would be
 // reported as a race. They are called by the goroutine that synchronizes.
 
-func goRaceAcquire(p unsafe.Pointer)      { runtime.RaceAcquire(p) }
-func goRaceRelease(p unsafe.Pointer)      { runtime.RaceRelease(p) }
+//go:norace
+func goRaceAcquire(p unsafe.Pointer) { runtime.RaceAcquire(p) }
+
+//go:norace
+func goRaceRelease(p unsafe.Pointer) { runtime.RaceRelease(p) }
+
+//go:norace
 func goRaceReleaseMerge(p unsafe.Pointer) { runtime.RaceReleaseMerge(p) }

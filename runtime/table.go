@@ -10,6 +10,8 @@ import (
 // one column per goroutine, named by where it was created, one row per
 // step, the operation the chosen goroutine performed in its column. Only
 // the last maxRows steps are shown: that is where a bug's interleaving is.
+//
+//go:norace
 func interleaving(e *execution, maxRows int) string {
 	if len(e.ops) == 0 || len(e.gs) == 0 {
 		return ""
@@ -87,6 +89,7 @@ func interleaving(e *execution, maxRows int) string {
 	return b.String()
 }
 
+//go:norace
 func pad(s string, n int) string {
 	if len(s) >= n {
 		return s

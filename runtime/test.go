@@ -15,6 +15,7 @@ var (
 	configErr  error
 )
 
+//go:norace
 func loadConfig() *wire.Config {
 	configOnce.Do(func() {
 		config, configErr = wire.Load()
@@ -33,6 +34,8 @@ func loadConfig() *wire.Config {
 // func TestXxx(t *testing.T) in it. Without GOSCT_CONFIG it just runs body;
 // with it, it runs body under many schedules, each in a subtest named
 // schedule_N, and reports every bug it finds.
+//
+//go:norace
 func Test(t *testing.T, body func(*testing.T)) {
 	c := loadConfig()
 	if c == nil || active.Load() != nil {
@@ -50,6 +53,8 @@ func Test(t *testing.T, body func(*testing.T)) {
 // Run replaces t.Run in instrumented code. Inside an execution, the calling
 // goroutine waits in uncontrolled code (testing runs f in a goroutine of
 // its own) and the subtest's goroutine joins the execution.
+//
+//go:norace
 func Run(t *testing.T, name string, f func(*testing.T)) bool {
 	e, me := enter()
 	if e == nil {
@@ -84,6 +89,8 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 // Parallel replaces t.Parallel. A controlled execution runs one goroutine
 // at a time anyway, and a parallel subtest would wait for its parent in
 // uncontrolled code, so inside an execution it does nothing.
+//
+//go:norace
 func Parallel(t *testing.T) {
 	if e, _ := enter(); e == nil {
 		t.Parallel()
@@ -94,6 +101,8 @@ func Parallel(t *testing.T) {
 // another runnable goroutine, or is left free for the first goroutine that
 // reaches a hook (one that me's uncontrolled code starts, typically).
 // Lock not held.
+//
+//go:norace
 func (e *execution) leave(me *goroutine, op opKind) {
 	me.op = op
 	e.mu.Lock()
@@ -104,6 +113,8 @@ func (e *execution) leave(me *goroutine, op opKind) {
 
 // passOn passes the token on without waiting: to a runnable goroutine, or
 // nobody. Lock held.
+//
+//go:norace
 func (e *execution) passOn(me *goroutine) {
 	if next := e.choose(me, false); next != nil {
 		e.give(next)
@@ -114,6 +125,8 @@ func (e *execution) passOn(me *goroutine) {
 
 // adoptedExit ends an adopted goroutine whose end we can see (a subtest
 // started through Run).
+//
+//go:norace
 func (e *execution) adoptedExit(g *goroutine) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -136,6 +149,8 @@ func (e *execution) adoptedExit(g *goroutine) {
 
 // rejoin takes me back under control after leave; it returns when me holds
 // the token again.
+//
+//go:norace
 func (e *execution) rejoin(me *goroutine) {
 	if e2, _ := e.foreign(me.goid); e2 == nil && !me.adopted && me != e.main {
 		goexit()
@@ -144,6 +159,8 @@ func (e *execution) rejoin(me *goroutine) {
 
 // endRunWait counts g, back from waiting for a subtest, as detached again.
 // Lock held.
+//
+//go:norace
 func (e *execution) endRunWait(g *goroutine) {
 	if g.inRun {
 		g.inRun = false

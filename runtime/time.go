@@ -71,20 +71,29 @@ type vtimer struct {
 // timerHeap orders the pending timers by instant, then arming order.
 type timerHeap []*vtimer
 
+//go:norace
 func (h timerHeap) Len() int { return len(h) }
+
+//go:norace
 func (h timerHeap) Less(i, j int) bool {
 	return h[i].when < h[j].when || (h[i].when == h[j].when && h[i].seq < h[j].seq)
 }
+
+//go:norace
 func (h timerHeap) Swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
 	h[i].idx = i
 	h[j].idx = j
 }
+
+//go:norace
 func (h *timerHeap) Push(x any) {
 	t := x.(*vtimer)
 	t.idx = len(*h)
 	*h = append(*h, t)
 }
+
+//go:norace
 func (h *timerHeap) Pop() any {
 	old := *h
 	t := old[len(old)-1]
@@ -105,8 +114,8 @@ type clock struct {
 	heap  timerHeap
 	// timers and tickers map the values handed to user code to their
 	// model, so that Stop and Reset find it.
-	timers  map[*time.Timer]*vtimer
-	tickers map[*time.Ticker]*vtimer
+	timers  rmap[*time.Timer, *vtimer]
+	tickers rmap[*time.Ticker, *vtimer]
 	// returned is set, with returnedAt, when advance first runs after the
 	// test function returned.
 	returned   bool
@@ -117,18 +126,25 @@ type clock struct {
 	ctxs []*deadlineCtx
 }
 
+//go:norace
 func (c *clock) init() {
 	c.start = time.Now()
 }
 
 // pending reports whether a timer is armed. Lock held.
+//
+//go:norace
 func (c *clock) pending() bool { return len(c.heap) > 0 }
 
 // instant is the time.Time of virtual instant d.
+//
+//go:norace
 func (c *clock) instant(d time.Duration) time.Time { return c.start.Add(d) }
 
 // arm schedules t to fire d from now; a timer already due fires at once.
 // Lock held; t must not be pending.
+//
+//go:norace
 func (c *clock) arm(e *execution, t *vtimer, d time.Duration) {
 	if d < 0 {
 		d = 0
@@ -149,6 +165,8 @@ func (c *clock) arm(e *execution, t *vtimer, d time.Duration) {
 
 // disarm removes t from the pending timers; it reports whether t was
 // pending. Lock held.
+//
+//go:norace
 func (c *clock) disarm(t *vtimer) bool {
 	if t.idx < 0 {
 		return false
@@ -158,6 +176,8 @@ func (c *clock) disarm(t *vtimer) bool {
 }
 
 // counts reports whether t may make the clock jump (see above). Lock held.
+//
+//go:norace
 func (c *clock) counts(e *execution, t *vtimer) bool {
 	if c.returned && t.when > c.returnedAt+leakHorizon {
 		return false
@@ -181,6 +201,8 @@ func (c *clock) counts(e *execution, t *vtimer) bool {
 // due together may reach a select in either order. Timers that do not
 // count and are due by then fire too (nobody is waiting on them, their
 // order cannot matter). Lock held.
+//
+//go:norace
 func (c *clock) advance(e *execution) bool {
 	if len(c.ctxs) > 0 && c.settleCancelled() {
 		return true
@@ -244,6 +266,8 @@ func (c *clock) advance(e *execution) bool {
 
 // sortTimers orders timers by instant, then arming order (insertion sort:
 // few timers are ever due together).
+//
+//go:norace
 func sortTimers(ts []*vtimer) {
 	for i := 1; i < len(ts); i++ {
 		for j := i; j > 0 && (ts[j].when < ts[j-1].when || (ts[j].when == ts[j-1].when && ts[j].seq < ts[j-1].seq)); j-- {
@@ -253,6 +277,8 @@ func sortTimers(ts []*vtimer) {
 }
 
 // fire performs what t does when it expires; t is not pending. Lock held.
+//
+//go:norace
 func (c *clock) fire(e *execution, t *vtimer) {
 	switch t.kind {
 	case tkSleep:
@@ -274,7 +300,10 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		}
 		g := e.newGoroutine(t.owner, t.pc)
 		e.hbForkFrom(g, timerKey(t))
-		go e.run(g, t.f)
+		// Not a go statement here: it would order f after whichever
+		// goroutine moved the clock, for Go's race detector.
+		tsanStartAfter(g, timerKey(t))
+		goNeutral(func() { e.run(g, t.f) })
 	}
 }
 
@@ -283,6 +312,8 @@ func (c *clock) fire(e *execution, t *vtimer) {
 // waiting to receive, or into the buffer; when neither is possible (a
 // ticker's buffered tick has not been read) the value is dropped, which
 // it reports by returning false. Lock held.
+//
+//go:norace
 func runtimeSend[E any](e *execution, c chan E, v E) bool {
 	cs := e.chanOf(chanKey((<-chan E)(c)))
 	if w := cs.recvq.pop(); w != nil {
@@ -291,13 +322,19 @@ func runtimeSend[E any](e *execution, c chan E, v E) bool {
 		e.complete(w)
 		return true
 	}
+	// Whichever goroutine moved the clock sends the tick: for Go's race
+	// detector it must carry no goroutine's clock, as Go's timers do not.
+	raceDisable()
 	sent, _ := trySend((chan<- E)(c), v)
+	raceEnable()
 	return sent
 }
 
 // drain empties the buffer of a timer's channel, so that no stale value
 // is received after Stop or Reset (Go 1.23 semantics); it reports whether
 // a value was there. Lock held.
+//
+//go:norace
 func drain(c chan time.Time) bool {
 	_, _, got := tryRecv((<-chan time.Time)(c))
 	return got

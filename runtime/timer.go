@@ -24,6 +24,8 @@ import (
 
 // Now is time.Now on the virtual clock: the instant the execution started
 // plus the virtual time elapsed.
+//
+//go:norace
 func Now() time.Time {
 	e, _ := enter()
 	if e == nil {
@@ -36,14 +38,20 @@ func Now() time.Time {
 }
 
 // Since is time.Since on the virtual clock.
+//
+//go:norace
 func Since(t time.Time) time.Duration { return Now().Sub(t) }
 
 // Until is time.Until on the virtual clock.
+//
+//go:norace
 func Until(t time.Time) time.Duration { return t.Sub(Now()) }
 
 // Sleep is time.Sleep on the virtual clock: the goroutine blocks until the
 // clock reaches now+d, which happens when every goroutine is blocked.
 // Sleep(d <= 0) is a scheduling point at which the caller yields.
+//
+//go:norace
 func Sleep(d time.Duration) {
 	e, me := enter()
 	if e == nil {
@@ -89,6 +97,8 @@ func Sleep(d time.Duration) {
 }
 
 // NewTimer is time.NewTimer on the virtual clock.
+//
+//go:norace
 func NewTimer(d time.Duration) *time.Timer {
 	e, _ := enter()
 	if e == nil {
@@ -102,9 +112,13 @@ func NewTimer(d time.Duration) *time.Timer {
 }
 
 // After is time.After on the virtual clock.
+//
+//go:norace
 func After(d time.Duration) <-chan time.Time { return NewTimer(d).C }
 
 // NewTicker is time.NewTicker on the virtual clock.
+//
+//go:norace
 func NewTicker(d time.Duration) *time.Ticker {
 	if d <= 0 {
 		panic("non-positive interval for NewTicker")
@@ -121,6 +135,8 @@ func NewTicker(d time.Duration) *time.Ticker {
 }
 
 // Tick is time.Tick on the virtual clock.
+//
+//go:norace
 func Tick(d time.Duration) <-chan time.Time {
 	if d <= 0 {
 		return nil
@@ -131,6 +147,8 @@ func Tick(d time.Duration) <-chan time.Time {
 // newChanTimer makes a virtual channel timer (a ticker if period > 0).
 // Creating a timer is not a scheduling point: nothing another goroutine
 // can observe happens until it fires. Nil results: the execution is over.
+//
+//go:norace
 func newChanTimer(e *execution, d, period time.Duration) (*time.Timer, *time.Ticker) {
 	c := make(chan time.Time, 1)
 	vt := &vtimer{kind: tkChan, ch: c, period: period, idx: -1}
@@ -143,22 +161,18 @@ func newChanTimer(e *execution, d, period time.Duration) (*time.Timer, *time.Tic
 	e.clock.arm(e, vt, d)
 	if period > 0 {
 		tk := &time.Ticker{C: c}
-		if e.clock.tickers == nil {
-			e.clock.tickers = make(map[*time.Ticker]*vtimer)
-		}
-		e.clock.tickers[tk] = vt
+		e.clock.tickers.put(tk, vt)
 		return nil, tk
 	}
 	t := &time.Timer{C: c}
-	if e.clock.timers == nil {
-		e.clock.timers = make(map[*time.Timer]*vtimer)
-	}
-	e.clock.timers[t] = vt
+	e.clock.timers.put(t, vt)
 	return t, nil
 }
 
 // AfterFunc is time.AfterFunc on the virtual clock: when the timer fires,
 // f starts in a new goroutine of the execution.
+//
+//go:norace
 func AfterFunc(d time.Duration, f func()) *time.Timer {
 	e, me := enter()
 	if e == nil {
@@ -173,10 +187,8 @@ func AfterFunc(d time.Duration, f func()) *time.Timer {
 	if e.over {
 		return time.AfterFunc(d, f)
 	}
-	if e.clock.timers == nil {
-		e.clock.timers = make(map[*time.Timer]*vtimer)
-	}
-	e.clock.timers[t] = vt
+	e.clock.timers.put(t, vt)
+	goRaceReleaseMerge(timerKey(vt))
 	e.hbRelease(me, timerKey(vt))
 	e.clock.arm(e, vt, d)
 	return t
@@ -184,13 +196,15 @@ func AfterFunc(d time.Duration, f func()) *time.Timer {
 
 // modelTimer returns the model of t and the caller's execution, or nils
 // when t is not a virtual timer of the caller's execution.
+//
+//go:norace
 func modelTimer(t *time.Timer) (*execution, *goroutine, *vtimer) {
 	e, me := enter()
 	if e == nil {
 		return nil, nil, nil
 	}
 	e.mu.Lock()
-	vt := e.clock.timers[t]
+	vt := e.clock.timers.get(t)
 	e.mu.Unlock()
 	if vt == nil {
 		return nil, nil, nil
@@ -198,13 +212,14 @@ func modelTimer(t *time.Timer) (*execution, *goroutine, *vtimer) {
 	return e, me, vt
 }
 
+//go:norace
 func modelTicker(t *time.Ticker) (*execution, *goroutine, *vtimer) {
 	e, me := enter()
 	if e == nil {
 		return nil, nil, nil
 	}
 	e.mu.Lock()
-	vt := e.clock.tickers[t]
+	vt := e.clock.tickers.get(t)
 	e.mu.Unlock()
 	if vt == nil {
 		return nil, nil, nil
@@ -215,6 +230,8 @@ func modelTicker(t *time.Ticker) (*execution, *goroutine, *vtimer) {
 // TimerStop is t.Stop(): it reports whether the call stopped the timer
 // (for a channel timer, also when it had fired but its value was not yet
 // received: the value is drained, as in Go 1.23).
+//
+//go:norace
 func TimerStop(t *time.Timer) bool {
 	e, me, vt := modelTimer(t)
 	if vt == nil || !e.yield(me, opTimer) {
@@ -227,6 +244,8 @@ func TimerStop(t *time.Timer) bool {
 
 // TimerReset is t.Reset(d): it reports whether the timer had been active.
 // Reset of an AfterFunc timer that has fired schedules f to run again.
+//
+//go:norace
 func TimerReset(t *time.Timer, d time.Duration) bool {
 	e, me, vt := modelTimer(t)
 	if vt == nil || !e.yield(me, opTimer) {
@@ -235,6 +254,7 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	active := e.clock.stop(vt)
+	goRaceReleaseMerge(timerKey(vt))
 	e.hbRelease(me, timerKey(vt))
 	e.clock.arm(e, vt, d)
 	return active
@@ -242,6 +262,8 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 
 // TickerStop is tk.Stop(): no more ticks; a tick not yet received is
 // dropped.
+//
+//go:norace
 func TickerStop(tk *time.Ticker) {
 	e, me, vt := modelTicker(tk)
 	if vt == nil || !e.yield(me, opTimer) {
@@ -255,6 +277,8 @@ func TickerStop(tk *time.Ticker) {
 
 // TickerReset is tk.Reset(d): the next tick comes d from now, and then
 // every d.
+//
+//go:norace
 func TickerReset(tk *time.Ticker, d time.Duration) {
 	if d <= 0 {
 		panic("non-positive interval for Ticker.Reset")
@@ -274,6 +298,8 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 }
 
 // stop disarms vt; true if it was active. Lock held.
+//
+//go:norace
 func (c *clock) stop(vt *vtimer) bool {
 	active := c.disarm(vt)
 	if vt.kind == tkChan && drain(vt.ch) {
@@ -286,6 +312,8 @@ func (c *clock) stop(vt *vtimer) bool {
 // virtual timer left over from an earlier execution (its runtime fields
 // are not initialized, and the real method would panic): such a timer is
 // stopped.
+//
+//go:norace
 func realTimerStop(t *time.Timer) bool {
 	if !initialized(reflect.ValueOf(t).Elem(), "initTimer") {
 		return false
@@ -293,6 +321,7 @@ func realTimerStop(t *time.Timer) bool {
 	return t.Stop()
 }
 
+//go:norace
 func realTimerReset(t *time.Timer, d time.Duration) bool {
 	if !initialized(reflect.ValueOf(t).Elem(), "initTimer") {
 		return false
@@ -303,6 +332,8 @@ func realTimerReset(t *time.Timer, d time.Duration) bool {
 // initialized reports whether the time package made the Timer or Ticker
 // v (its unexported init flag is set). If a later Go renames the flag, it
 // assumes so.
+//
+//go:norace
 func initialized(v reflect.Value, field string) bool {
 	f := v.FieldByName(field)
 	if !f.IsValid() || f.Kind() != reflect.Bool {

@@ -25,8 +25,10 @@ type trailStrategy struct {
 	diverged bool
 }
 
+//go:norace
 func (s *trailStrategy) NewExecution() bool { s.i = 0; return true }
 
+//go:norace
 func (s *trailStrategy) Next(p *strategies.Point) int {
 	if s.i >= len(s.trail) {
 		s.diverged = true
@@ -48,6 +50,8 @@ func (s *trailStrategy) Next(p *strategies.Point) int {
 // found handles a buggy execution: deduplicate, re-run the same schedule
 // recording source positions (which also checks that it replays), write
 // the trace, and report.
+//
+//go:norace
 func (x *explorer) found(e *execution, body func(*testing.T)) {
 	b := e.bug
 	if x.seen[b.key] {
@@ -105,6 +109,8 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 
 // trace builds the trace of execution e; detail is the detailed re-run of
 // the same schedule (or e itself when the re-run did not reproduce it).
+//
+//go:norace
 func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
 	tr := &replay.Trace{
 		Format:       replay.Format,
@@ -148,6 +154,8 @@ func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
 }
 
 // writeTrace writes tr atomically into the trace directory and returns its path.
+//
+//go:norace
 func (x *explorer) writeTrace(tr *replay.Trace) (string, error) {
 	dir := x.c.TraceDir
 	if dir == "" {
@@ -163,6 +171,7 @@ func (x *explorer) writeTrace(tr *replay.Trace) (string, error) {
 	return path, replay.Write(path, tr)
 }
 
+//go:norace
 func sanitize(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
@@ -175,6 +184,8 @@ func sanitize(s string) string {
 
 // strategyName names the strategy that decided the current execution: the
 // member of a portfolio.
+//
+//go:norace
 func (x *explorer) strategyName() string {
 	if p, ok := x.strat.(interface{ Member() string }); ok {
 		return x.c.Strategy + ":" + p.Member()

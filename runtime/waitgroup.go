@@ -23,14 +23,12 @@ type wgState struct {
 	zeroing bool
 }
 
+//go:norace
 func (s *syncState) wg(wg *sync.WaitGroup) *wgState {
-	if s.wgs == nil {
-		s.wgs = make(map[*sync.WaitGroup]*wgState)
-	}
-	st := s.wgs[wg]
+	st := s.wgs.get(wg)
 	if st == nil {
 		st = &wgState{}
-		s.wgs[wg] = st
+		s.wgs.put(wg, st)
 	}
 	return st
 }
@@ -42,6 +40,8 @@ const (
 )
 
 // Add adds delta to wg's counter: the rewriting of wg.Add(delta).
+//
+//go:norace
 func Add(wg *sync.WaitGroup, delta int) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opWaitGroup) {
@@ -88,9 +88,13 @@ func Add(wg *sync.WaitGroup, delta int) {
 }
 
 // Done decrements wg's counter: the rewriting of wg.Done().
+//
+//go:norace
 func Done(wg *sync.WaitGroup) { Add(wg, -1) }
 
 // Wait blocks until wg's counter is zero: the rewriting of wg.Wait().
+//
+//go:norace
 func Wait(wg *sync.WaitGroup) {
 	e, me := enter()
 	if e == nil || !e.yield(me, opWait) {
@@ -121,6 +125,8 @@ func Wait(wg *sync.WaitGroup) {
 // WaitGroupGo is the rewriting of wg.Go(f) (Go 1.25): Add(1), then f in a
 // new goroutine that calls Done when f returns or calls runtime.Goexit. If
 // f panics, Done is not called, as in Go: the panic ends the program.
+//
+//go:norace
 func WaitGroupGo(wg *sync.WaitGroup, f func()) {
 	body := func() {
 		defer func() {
@@ -155,6 +161,8 @@ func WaitGroupGo(wg *sync.WaitGroup, f func()) {
 // WaitGroup whose Add went to the model: the real counter would go
 // negative and the panic, in a goroutine nobody recovers, would kill the
 // test binary. Such a Done is dropped (see unlockLeftover for the cost).
+//
+//go:norace
 func addLeftover(wg *sync.WaitGroup, delta int) {
 	if delta < 0 && everControlled.Load() && wgCounter(wg)+delta < 0 {
 		return

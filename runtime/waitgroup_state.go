@@ -20,6 +20,8 @@ var wgStateOff = func() int {
 
 // wgCounter reads the real WaitGroup's counter (a large number if the
 // layout is unknown, so that nothing is dropped).
+//
+//go:norace
 func wgCounter(wg *sync.WaitGroup) int {
 	if wgStateOff < 0 {
 		return 1 << 30

@@ -15,8 +15,10 @@ import (
 
 var watchdogOnce sync.Once
 
+//go:norace
 func startWatchdog() { watchdogOnce.Do(func() { go watchdog() }) }
 
+//go:norace
 func watchdog() {
 	var (
 		last     *execution
@@ -48,6 +50,8 @@ func watchdog() {
 }
 
 // detach takes the token from g, which has held it without progress.
+//
+//go:norace
 func (e *execution) detach(g *goroutine, progress int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -62,6 +66,8 @@ func (e *execution) detach(g *goroutine, progress int64) {
 // kick runs the scheduler when the token is free (every goroutine is
 // blocked or in uncontrolled code): timers may be due, polled objects may
 // have changed, or the execution may be over.
+//
+//go:norace
 func (e *execution) kick() {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -63,7 +63,7 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 	}
 	cmd := exec.CommandContext(ctx, r.bin, r.args...)
 	cmd.Dir = r.dir
-	cmd.Env = append(testbin.EnvWithout(os.Environ(), wire.EnvConfig), wire.EnvConfig+"="+string(cfg))
+	cmd.Env = append(testbin.EnvWithout(testbin.EnvWithout(os.Environ(), wire.EnvConfig), "GORACE"), wire.EnvConfig+"="+string(cfg), goRaceEnv())
 	var buf bytes.Buffer
 	var w io.Writer = &buf
 	if r.stream {
@@ -145,3 +145,12 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// goRaceEnv is GORACE for a test binary built with -race (others ignore
+// it): Go's race detector reports a pair of racing statements once per
+// process, so the re-run of a schedule that writes its trace, and later
+// schedules, would not report the race again and the trace would not
+// replay. The user's own GORACE options come last and win.
+func goRaceEnv() string {
+	return "GORACE=suppress_equal_stacks=0 suppress_equal_addresses=0 " + os.Getenv("GORACE")
+}

@@ -1,0 +1,3 @@
+module example.com/racemod
+
+go 1.21

@@ -1,0 +1,49 @@
+package runtime
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Under -race every function of the runtime must be //go:norace, or its
+// accesses to the state the goroutines share would be race reports
+// (race_on.go). Load and Store are the exception: the access they
+// perform is the user's, which the race detector must see.
+func TestEveryFunctionIsNorace(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range af.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil && (fd.Name.Name == "Load" || fd.Name.Name == "Store") {
+				continue
+			}
+			if !noraceDoc(fd.Doc) {
+				t.Errorf("%s: func %s lacks //go:norace", fset.Position(fd.Pos()), fd.Name.Name)
+			}
+		}
+	}
+}
+
+func noraceDoc(g *ast.CommentGroup) bool {
+	if g == nil {
+		return false
+	}
+	for _, c := range g.List {
+		if c.Text == "//go:norace" {
+			return true
+		}
+	}
+	return false
+}
