@@ -16,6 +16,7 @@ import (
 // leftover goroutines still run within the schedule's subtest, so that
 // panic would never show: the runtime reports the call as a failure of the
 // test instead, with the goroutine's stack.
+//go:norace
 func T(t *testing.T) *testing.T {
 	e, me := enter()
 	if e == nil || me == nil {
@@ -29,6 +30,7 @@ func T(t *testing.T) *testing.T {
 	return t
 }
 
+//go:norace
 func (e *execution) lateUseBug(g *goroutine, stack []byte) *bug {
 	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "running", stack: userStack(string(stack))}}}
 	b.message = fmt.Sprintf("goroutine %s reported through t (t.Log, t.Error, t.Fatal...) after the test function had returned: Go's testing panics (\"... in goroutine after %s has completed\"); wait for the goroutine before the test returns", g.name(), e.t.Name())
