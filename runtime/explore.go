@@ -133,6 +133,12 @@ func (x *explorer) explore(body func(*testing.T)) {
 			break
 		}
 		x.schedules++
+		if x.c.PerProcess {
+			// Should this schedule kill the process (os.Exit, a fatal
+			// error of Go's), the next process goes on past it
+			// instead of running it again.
+			x.saveState()
+		}
 		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(

@@ -37,6 +37,9 @@ type binaryRun struct {
 	// onEvent is called, in order, for every event of the results file, as
 	// soon as it is read.
 	onEvent func(wire.Event)
+	// ownProgress: the caller keeps the progress line itself (one
+	// process per schedule), from the events it aggregates.
+	ownProgress bool
 }
 
 // binaryResult is what a run left behind.
@@ -87,7 +90,7 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 		defer mu.Unlock()
 		for _, e := range evs {
 			res.events = append(res.events, e)
-			if rep.progress != nil {
+			if rep.progress != nil && !r.ownProgress {
 				rep.progress.observe([]wire.Event{e})
 			}
 			if r.onEvent != nil {
@@ -113,7 +116,7 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 				if evs, err := rr.poll(); err == nil {
 					handle(evs)
 				}
-				if rep.progress != nil {
+				if rep.progress != nil && !r.ownProgress {
 					rep.progress.draw()
 				}
 			}
