@@ -38,7 +38,10 @@ type explorer struct {
 	bugsBefore int
 	lastSave   time.Time
 	saveFailed bool
-	stopped    string // why the exploration stopped early, for the test event
+	// stopped says why the exploration stopped before its limits
+	// ("interrupted", "skipped", "too long"), in the test event: the
+	// command stops a per-process exploration there too.
+	stopped string
 }
 
 func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
@@ -143,9 +146,11 @@ func (x *explorer) explore(body func(*testing.T)) {
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
 				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
+			x.stopped = "too long"
 			break
 		}
 		if skipped {
+			x.stopped = "skipped"
 			break
 		}
 		if x.replayer != nil {

@@ -3,6 +3,7 @@ package strategies
 import (
 	"bytes"
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,39 @@ func TestRandomLoadRejectsOtherSeed(t *testing.T) {
 	}
 	if err := NewRandom(Options{Seed: 1}).Load(strings.NewReader(`{"format":99,"strategy":"random"}`)); err == nil {
 		t.Fatal("accepted an unknown format")
+	}
+}
+
+func TestSavedRandIsGoStream(t *testing.T) {
+	// The same values as math/rand's generator, through Int63 and Uint64
+	// mixed, and the same continuation after a save and restore at any
+	// point, before and after the register is complete.
+	for _, seed := range []int64{0, 1, -5, 1 << 40} {
+		want := rand.NewSource(seed).(rand.Source64)
+		got := newSavedRand(seed)
+		for i := 0; i < 3*rngLen+5; i++ {
+			if i%3 == 0 {
+				if a, b := want.Int63(), got.src.Int63(); a != b {
+					t.Fatalf("seed %d, value %d: Int63 %d, want %d", seed, i, b, a)
+				}
+			} else if a, b := want.Uint64(), got.src.Uint64(); a != b {
+				t.Fatalf("seed %d, value %d: Uint64 %d, want %d", seed, i, b, a)
+			}
+		}
+	}
+	for _, cut := range []int{0, 1, rngLen - 1, rngLen, rngLen + 1, 2*rngLen + 17, 5000} {
+		a := newSavedRand(9)
+		for i := 0; i < cut; i++ {
+			a.Intn(1000)
+		}
+		b := newSavedRand(9)
+		if err := b.restore(a.state()); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 2000; i++ {
+			if x, y := a.Int63(), b.Int63(); x != y {
+				t.Fatalf("restored at %d: value %d is %d, want %d", cut, i, y, x)
+			}
+		}
 	}
 }

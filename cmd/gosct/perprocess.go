@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
 )
 
@@ -59,15 +60,22 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 			break
 		}
 		var got *wire.Event
+		var found []wire.Event
 		res := r.runProcess(i, pkg, bin, c, pattern, func(e wire.Event) {
 			switch e.Event {
 			case "test":
 				got = &e
 			case "progress":
+			case "bug":
+				found = append(found, e)
 			default:
 				r.event(pkg.ImportPath, e, "")
 			}
 		})
+		for _, b := range found {
+			b.Replayed = b.Replayed && r.replaysFresh(i, pkg, bin, b)
+			r.event(pkg.ImportPath, b, "")
+		}
 		if res == nil {
 			break
 		}
@@ -143,4 +151,31 @@ func testPattern(test, run string) string {
 	}
 	levels[0] = "^" + regexp.QuoteMeta(test) + "$"
 	return explorePattern(strings.Join(levels, "/"))
+}
+
+// replaysFresh checks that the trace of bug b, found in a process of its
+// own, replays in another fresh process, as `gosct replay` will run it: the
+// in-process check (running the schedule again in the same process) is
+// what per-process mode is for avoiding.
+func (r *runner) replaysFresh(i int, pkg *rewrite.Package, bin string, b wire.Event) bool {
+	if b.Trace == "" {
+		return false
+	}
+	t, err := replay.Read(b.Trace)
+	if err != nil {
+		return false
+	}
+	dir := filepath.Join(r.tmp, fmt.Sprintf("%d-check-%d", i, time.Now().UnixNano()))
+	defer os.RemoveAll(dir)
+	cfg := wire.Config{
+		Mode: "replay", Package: pkg.ImportPath, Strategy: t.Strategy, Seed: t.Seed, Schedules: 1,
+		Trace: b.Trace, TraceDir: dir,
+	}
+	replayed := false
+	r.runProcess(i, pkg, bin, cfg, exactRun(t.Test), func(e wire.Event) {
+		if e.Event == "bug" && e.Kind == b.Kind && e.Replayed {
+			replayed = true
+		}
+	})
+	return replayed
 }

@@ -76,7 +76,7 @@ func TestE2EPerProcess(t *testing.T) {
 	in := runGosct(t, dir, "test", "--json", "--seed", "1", "--schedules", "500", "--trace-dir", t.TempDir(), "./buggy")
 	pp := runGosct(t, dir, "test", "--json", "--per-process", "--seed", "1", "--schedules", "500", "--trace-dir", traces, "./buggy")
 	bin, bpp := bugEvents(t, in), bugEvents(t, pp)
-	if pp.code != exitBug || len(bpp) != 1 || len(bin) != 1 || bpp[0]["schedule"] != bin[0]["schedule"] || bpp[0]["kind"] != "deadlock" {
+	if pp.code != exitBug || len(bpp) != 1 || len(bin) != 1 || bpp[0]["schedule"] != bin[0]["schedule"] || bpp[0]["kind"] != "deadlock" || bpp[0]["replayed"] != true {
 		t.Fatalf("per-process run:\n%s\nin-process run:\n%s", pp, in)
 	}
 	if ev := testEvent(t, pp); ev["schedules"] != bpp[0]["schedule"] || ev["bugs"] != 1.0 {

@@ -107,7 +107,8 @@ func racesMode(r string) string {
 
 // WriteState writes s to path atomically: a temporary file in the same
 // directory renamed into place, so a process killed in the middle (by a
-// timeout, an interrupt) leaves the previous state whole.
+// timeout, an interrupt) leaves the previous state whole. (A crash of the
+// machine may leave it empty: ReadState then says it is not a state.)
 func WriteState(path string, s *State) error {
 	s.Format = StateFormat
 	b, err := json.MarshalIndent(s, "", "\t")
@@ -130,10 +131,10 @@ func writeFileAtomic(path string, b []byte) error {
 		return err
 	}
 	tmp := f.Name()
+	// No fsync: the rename already makes the file whole or absent for a
+	// process killed at any point, which is what a saved search must
+	// survive; syncing would double the cost of a schedule per process.
 	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

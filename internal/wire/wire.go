@@ -74,7 +74,10 @@ type Event struct {
 	Schedule int    `json:"schedule,omitempty"`
 	Strategy string `json:"strategy,omitempty"`
 	Trace    string `json:"trace,omitempty"`
-	Message  string `json:"message,omitempty"`
+	// Message explains a bug, warning or error; in a "test" event, why
+	// the exploration stopped before its limits ("interrupted",
+	// "skipped", "too long"), if it did.
+	Message string `json:"message,omitempty"`
 	// Report is the full human-readable report of a bug: goroutines,
 	// interleaving table, stacks.
 	Report string `json:"report,omitempty"`
