@@ -44,14 +44,21 @@ func (r *runner) perProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Co
 // perProcessTest explores one test function until it stops as an
 // in-process exploration would: schedule or time budget, first bug (unless
 // KeepGoing), exhausted search, interrupt; or a process that reports
-// nothing (an error, reported).
+// nothing (an error, reported; with KeepGoing a schedule that ended its
+// process is passed over).
 func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wire.Config, pattern, test string, lim limits) {
 	start := time.Now()
 	total := wire.Event{Event: "test", Package: pkg.ImportPath, Test: test, Strategy: cfg.Strategy}
 	c := cfg
 	c.Schedules, c.BudgetNS, c.PerProcess = 1, 0, true
 	lastDraw := time.Time{}
-	for n := 0; total.Schedules < lim.schedules; n++ {
+	statePath := wire.StatePath(cfg.State, pkg.ImportPath, test)
+	saved := 0 // schedules in the state file before the next process
+	if st, err := wire.ReadState(statePath); err == nil && st != nil {
+		saved = st.Schedules
+		total.Resumed = saved
+	}
+	for total.Schedules < lim.schedules {
 		if lim.budget > 0 && time.Since(start) >= lim.budget {
 			break
 		}
@@ -79,13 +86,24 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		if res == nil {
 			break
 		}
-		r.check(pkg.ImportPath, res, []string{test})
 		if got == nil {
-			break // the process reported no exploration: an error, reported
+			// The process saved the search before its schedule: if it
+			// got that far, the schedule ended the process.
+			st, _ := wire.ReadState(statePath)
+			if res.exitCode == 0 || st == nil || st.Schedules <= saved {
+				r.check(pkg.ImportPath, res, []string{test})
+				break
+			}
+			r.crashed(pkg.ImportPath, test, st.Schedules, res)
+			total.Schedules += st.Schedules - saved
+			saved = st.Schedules
+			if cfg.KeepGoing {
+				continue
+			}
+			break
 		}
-		if n == 0 {
-			total.Resumed = got.Resumed
-		}
+		r.check(pkg.ImportPath, res, []string{test})
+		saved = got.Resumed + got.Schedules
 		total.Schedules += got.Schedules
 		total.Bugs += got.Bugs
 		total.Exhausted, total.Status = got.Exhausted, got.Status
@@ -109,6 +127,19 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		r.rep.progress.observe([]wire.Event{total})
 	}
 	r.rep.test(pkg.ImportPath, total)
+}
+
+// crashed reports a schedule that ended its process before the runtime
+// could report it: os.Exit, log.Fatal, or a fatal error of Go's own
+// (concurrent map writes, a crash in cgo). It is an error, not a bug: there
+// is no trace, the decisions died with the process; but the saved search
+// goes on past it.
+func (r *runner) crashed(pkg, test string, schedule int, res *binaryResult) {
+	if !r.stream {
+		r.rep.output(res.output)
+	}
+	r.rep.message("error", pkg, test, "", fmt.Sprintf(
+		"schedule %d ended the test binary (exit status %d) before it reported (os.Exit, log.Fatal or a fatal error of Go's: output above); the saved search goes on past it", schedule, res.exitCode))
 }
 
 // runProcess runs the test binary once under cfg on the tests pattern

@@ -121,3 +121,25 @@ func TestE2EStateBadDir(t *testing.T) {
 		t.Fatalf("want exit 2 for a corrupt state file:\n%s", r)
 	}
 }
+
+// TestE2EPerProcessExit: a schedule that ends its process (os.Exit on one
+// outcome of a race) is an error naming the schedule, exit status 2; with
+// --keep-going the search goes on past every such schedule to its end.
+func TestE2EPerProcessExit(t *testing.T) {
+	dir := fixtureDir(t)
+	args := []string{"test", "--json", "--per-process", "--strategy", "dfs", "--seed", "1", "--trace-dir", t.TempDir()}
+	r := runGosct(t, dir, append(args, "./exits")...)
+	if r.code != exitError || !strings.Contains(r.stdout, "ended the test binary (exit status 3)") || testEvent(t, r)["exhausted"] == true {
+		t.Fatalf("want the exit reported as an error, exploration stopped:\n%s", r)
+	}
+	r = runGosct(t, dir, append(args, "--keep-going", "./exits")...)
+	errs := 0
+	for _, l := range jsonLines(t, r.stdout) {
+		if l["event"] == "error" {
+			errs++
+		}
+	}
+	if r.code != exitError || errs < 2 || testEvent(t, r)["exhausted"] != true {
+		t.Fatalf("want every exit reported and the search exhausted:\n%s", r)
+	}
+}
