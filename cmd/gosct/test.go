@@ -109,7 +109,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if o.perProcess && stateDir == "" {
 		// The processes of one test hand the search on through a
 		// state file, kept for this run only.
-		stateDir = filepath.Join(tmp, "state")
+		dir, cleanup := runStateDir(tmp)
+		defer cleanup()
+		stateDir = dir
 	}
 
 	runRe, _ := topLevelRun(o.run) // validated by parseTest
