@@ -17,7 +17,7 @@ import (
 // Saved searches (wire.Config.State). A test function's exploration
 // resumes the search saved in its state file, and saves it again between
 // executions: at most every saveInterval while it runs, so that a process
-// killed (by a timeout, a crash, a second ^C) loses at most that much, and
+// killed (by a timeout, a crash, the command after an interrupt) loses at most that much, and
 // when the exploration ends, whatever ended it. The state is written only
 // between executions, where a strategy's state is complete.
 
@@ -99,16 +99,18 @@ var (
 
 // watchInterrupt turns the interrupt into a request to stop, for a search
 // that must be saved. Without it the process would die at once, losing
-// what the search did since its last save.
+// what the search did since its last save. Later interrupts are ignored
+// too: a ^C at the terminal reaches the test binary twice, from the
+// terminal and from the command passing it on, and the command kills a
+// binary that has not stopped after a few seconds anyway.
 func watchInterrupt() {
 	interruptOnce.Do(func() {
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, os.Interrupt)
 		go func() {
-			<-ch
-			interrupted.Store(true)
-			// A second interrupt kills the process, as usual.
-			signal.Reset(os.Interrupt)
+			for range ch {
+				interrupted.Store(true)
+			}
 		}()
 	})
 }

@@ -132,6 +132,18 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 	handle(evs)
 	res.truncated, res.bad = truncated, rr.bad
 	res.output = buf.Bytes()
+	if werr != nil && ctx.Err() != nil && cmd.ProcessState != nil {
+		// Interrupted, and the binary stopped by itself (a saved search
+		// stops at the end of its schedule and reports): its exit
+		// status is the result, not the cancellation.
+		werr = nil
+		if code := cmd.ProcessState.ExitCode(); code != 0 {
+			res.exitCode = code
+			if code < 0 {
+				res.exitCode = 128
+			}
+		}
+	}
 	if werr != nil {
 		var ee *exec.ExitError
 		if !errors.As(werr, &ee) {

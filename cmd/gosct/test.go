@@ -122,7 +122,6 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(filterTests(p.Tests, runRe)) > 0 })
 	for i, pkg := range b.Packages {
 		if ctx.Err() != nil {
-			rep.message("error", "", "", "", "interrupted")
 			break
 		}
 		tests := filterTests(pkg.Tests, runRe)
@@ -164,6 +163,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			detail += " [error]"
 		}
 		rep.pkgLine(status, pkg.ImportPath, detail)
+	}
+	if ctx.Err() != nil {
+		rep.message("error", "", "", "", "interrupted")
 	}
 	rep.summary()
 	return exitStatus(r.bugs, rep.errors)
