@@ -28,6 +28,20 @@ type explorer struct {
 	// replayer and trace0 are set in replay mode.
 	replayer *replay.Replayer
 	trace0   *replay.Trace
+
+	// statePath is the file of the saved search (Config.State), "" when
+	// the search is not saved; resumed and bugsBefore are the schedules and
+	// bugs of the runs before this one (schedules counts them too, so
+	// that numbering continues).
+	statePath  string
+	resumed    int
+	bugsBefore int
+	lastSave   time.Time
+	saveFailed bool
+	// stopped says why the exploration stopped before its limits
+	// ("interrupted", "skipped", "too long"), in the test event: the
+	// command stops a per-process exploration there too.
+	stopped string
 }
 
 //go:norace
@@ -59,6 +73,18 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 			return nil, err
 		}
 		x.strat = s
+		if c.State != "" {
+			if err := x.loadState(); err != nil {
+				x.emit(&wire.Event{Event: "error", Message: err.Error()})
+				return nil, err
+			}
+		}
+		if c.PerProcess {
+			// One execution per process: record its details now, as
+			// a re-run in this process (whose package state it has
+			// changed) could not repeat it.
+			x.set.detailed = true
+		}
 	}
 	if c.BudgetNS > 0 {
 		x.deadline = x.start.Add(time.Duration(c.BudgetNS))
@@ -89,27 +115,46 @@ func (x *explorer) limit() int {
 //go:norace
 func (x *explorer) explore(body func(*testing.T)) {
 	startWatchdog()
+	if x.statePath != "" {
+		watchInterrupt()
+		x.lastSave = time.Now()
+	}
 	lastProgress := time.Now()
-	for x.schedules < x.limit() {
+	for x.schedules-x.resumed < x.limit() {
 		if now := time.Now(); now.Sub(lastProgress) > 500*time.Millisecond {
 			lastProgress = now
-			x.emit(&wire.Event{Event: "progress", Schedules: x.schedules, Bugs: x.bugs, ElapsedS: now.Sub(x.start).Seconds()})
+			x.emit(&wire.Event{Event: "progress", Schedules: x.schedules - x.resumed, Resumed: x.resumed, Bugs: x.bugs, ElapsedS: now.Sub(x.start).Seconds()})
 		}
 		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
 			break
+		}
+		if x.statePath != "" && interrupted.Load() {
+			x.stopped = "interrupted"
+			break
+		}
+		if x.saveDue() {
+			x.saveState()
 		}
 		if !x.strat.NewExecution() {
 			x.exhausted = true
 			break
 		}
 		x.schedules++
+		if x.c.PerProcess {
+			// Should this schedule kill the process (os.Exit, a fatal
+			// error of Go's), the next process goes on past it
+			// instead of running it again.
+			x.saveState()
+		}
 		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
 				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
+			x.stopped = "too long"
 			break
 		}
 		if skipped {
+			x.stopped = "skipped"
 			break
 		}
 		if x.replayer != nil {
@@ -150,13 +195,16 @@ func (x *explorer) finish() {
 		st = s.Status()
 		x.exhausted = x.exhausted || s.Exhausted()
 	}
+	x.saveState()
 	x.emit(&wire.Event{
 		Event:     "test",
-		Schedules: x.schedules,
+		Schedules: x.schedules - x.resumed,
+		Resumed:   x.resumed,
 		Bugs:      x.bugs,
 		ElapsedS:  time.Since(x.start).Seconds(),
 		Exhausted: x.exhausted,
 		Status:    st,
+		Message:   x.stopped,
 	})
 }
 

@@ -73,11 +73,14 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 		return
 	}
 
-	set := x.set
-	set.detailed = true
-	rs := &trailStrategy{trail: e.trail}
-	re, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_replay", rs, set, body)
-	replayed := re.bug != nil && re.bug.kind == b.kind && !rs.diverged
+	re, replayed := e, true // an execution that recorded its details (per process)
+	if !x.set.detailed {
+		set := x.set
+		set.detailed = true
+		rs := &trailStrategy{trail: e.trail}
+		re, _ = x.runOnce("schedule_"+itoa(x.schedules)+"_replay", rs, set, body)
+		replayed = re.bug != nil && re.bug.kind == b.kind && !rs.diverged
+	}
 	if replayed && b.kind == kindRace {
 		// The detailed re-run knows where the earlier access was.
 		b.message, b.gs = re.bug.message, re.bug.gs
@@ -135,7 +138,7 @@ func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
 	}
 	for i, d := range e.trail {
 		td := replay.Decision{Kind: d.kind.String(), Choice: int(d.choice), G: int(d.cur)}
-		if detail != e && i < len(detail.ops) {
+		if i < len(detail.ops) {
 			op := detail.ops[i]
 			if j := strings.LastIndexByte(op, ' '); j >= 0 {
 				td.Op, td.Pos = op[:j], op[j+1:]

@@ -1,9 +1,10 @@
 package strategies
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
-	"math/rand"
 )
 
 // Jump strategies of DFS-RB: how far an early backtrack jumps.
@@ -89,7 +90,7 @@ type rbFrame struct {
 // tree: the paper's "random walk below the threshold" made literal.
 type DFSRB struct {
 	cfg DFSRBConfig
-	rng *rand.Rand
+	rng *savedRand
 
 	stack  []rbFrame
 	pos    int
@@ -131,7 +132,7 @@ func NewDFSRBConfig(o Options, c DFSRBConfig) *DFSRB {
 	if c.Budget <= 0 {
 		c.Budget = d.Budget
 	}
-	return &DFSRB{cfg: c, rng: rand.New(rand.NewSource(o.Seed))}
+	return &DFSRB{cfg: c, rng: newSavedRand(o.Seed)}
 }
 
 func init() { register("dfsrb", func(o Options) Strategy { return NewDFSRB(o) }) }
@@ -417,4 +418,81 @@ func (s *DFSRB) Status() string {
 	}
 	return fmt.Sprintf("threshold %d (%d of %d, cycle %d): %d schedules, %d early backtracks in this iteration",
 		s.cfg.Thresholds[s.iter], s.iter+1, len(s.cfg.Thresholds), s.cycles+1, s.runs, s.iterPrune)
+}
+
+// savedFrame is an rbFrame in a saved DFS-RB state.
+type savedFrame struct {
+	Rank     int    `json:"rank"`
+	N        int    `json:"n"`
+	CurRank  int    `json:"cur_rank"`
+	Shuffle  uint64 `json:"shuffle,omitempty"`
+	Switches int    `json:"switches"`
+	Stays    int    `json:"stays"`
+	Run      int    `json:"run"`
+	Switched bool   `json:"switched,omitempty"`
+}
+
+// savedDFSRB is the saved state of a DFS-RB between two executions.
+type savedDFSRB struct {
+	Format     int          `json:"format"`
+	Strategy   string       `json:"strategy"`
+	Thresholds []int        `json:"thresholds"`
+	Rand       randState    `json:"rand"`
+	Stack      []savedFrame `json:"stack"`
+	Pos        int          `json:"pos"`
+	Pruned     bool         `json:"pruned"`
+	Begun      bool         `json:"begun"`
+	Done       bool         `json:"done"`
+	Iter       int          `json:"iter"`
+	IterRuns   int          `json:"iter_runs"`
+	IterPrune  int          `json:"iter_prune"`
+	Jumps      int          `json:"jumps"`
+	JumpLen    int          `json:"jump_len"`
+	Runs       int          `json:"runs"`
+	Cycles     int          `json:"cycles"`
+}
+
+// Save writes the search state (the frontier, the iteration, the random
+// stream); call it between executions.
+func (s *DFSRB) Save(w io.Writer) error {
+	v := savedDFSRB{
+		Format: stateFormat, Strategy: "dfsrb", Thresholds: s.cfg.Thresholds, Rand: s.rng.state(),
+		Pos: s.pos, Pruned: s.pruned, Begun: s.begun, Done: s.done, Iter: s.iter, IterRuns: s.iterRuns,
+		IterPrune: s.iterPrune, Jumps: s.jumps, JumpLen: s.jumpLen, Runs: s.runs, Cycles: s.cycles,
+		Stack: make([]savedFrame, len(s.stack)),
+	}
+	for i, f := range s.stack {
+		v.Stack[i] = savedFrame{Rank: f.rank, N: f.n, CurRank: f.curRank, Shuffle: f.shuffle,
+			Switches: f.switches, Stays: f.stays, Run: f.run, Switched: f.switched}
+	}
+	return json.NewEncoder(w).Encode(v)
+}
+
+// Load restores what Save wrote, into a DFS-RB of the same configuration.
+func (s *DFSRB) Load(r io.Reader) error {
+	var v savedDFSRB
+	if err := decodeSaved(r, "dfsrb", &v, &v.Format, &v.Strategy); err != nil {
+		return err
+	}
+	if fmt.Sprint(v.Thresholds) != fmt.Sprint(s.cfg.Thresholds) {
+		return fmt.Errorf("saved dfsrb state has thresholds %v, not %v", v.Thresholds, s.cfg.Thresholds)
+	}
+	if v.Iter < 0 || v.Iter >= len(s.cfg.Thresholds) || v.Pos < 0 {
+		return fmt.Errorf("saved dfsrb state is inconsistent: iteration %d, position %d of %d", v.Iter, v.Pos, len(v.Stack))
+	}
+	stack := make([]rbFrame, len(v.Stack))
+	for i, f := range v.Stack {
+		if f.N < 2 || f.Rank < 0 || f.Rank >= f.N {
+			return fmt.Errorf("saved dfsrb state: bad level %d: %+v", i, f)
+		}
+		stack[i] = rbFrame{rank: f.Rank, n: f.N, curRank: f.CurRank, shuffle: f.Shuffle,
+			switches: f.Switches, stays: f.Stays, run: f.Run, switched: f.Switched}
+	}
+	if err := s.rng.restore(v.Rand); err != nil {
+		return err
+	}
+	s.stack, s.pos, s.pruned, s.begun, s.done = stack, v.Pos, v.Pruned, v.Begun, v.Done
+	s.iter, s.iterRuns, s.iterPrune, s.jumps, s.jumpLen = v.Iter, v.IterRuns, v.IterPrune, v.Jumps, v.JumpLen
+	s.runs, s.cycles = v.Runs, v.Cycles
+	return nil
 }

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -113,5 +114,36 @@ func TestDFSRBRandomOrderComplete(t *testing.T) {
 	}
 	if same {
 		t.Fatal("random order gave Maple's order")
+	}
+}
+
+func TestDFSRBResume(t *testing.T) {
+	// A small budget makes the search change threshold and cycle within
+	// the run, with pruned executions completed at random.
+	cfgs := []DFSRBConfig{
+		{Thresholds: []int{2, 4}, Budget: 7},
+		{Thresholds: []int{1, 3}, Budget: 5, RandomOrder: true, Jump: JumpRandom},
+		{Thresholds: []int{1000}},
+	}
+	for _, c := range cfgs {
+		mk := func() Strategy { return NewDFSRBConfig(Options{Seed: 4}, c) }
+		checkResume(t, mk, func() *prog { return indep(3, 2) }, 150, 0, 1, 6, 7, 8, 40, 89, 90, 149)
+	}
+	// Exhausted: the resumed search stays exhausted.
+	s := NewDFSRBConfig(Options{Seed: 4}, DFSRBConfig{Thresholds: []int{1000}})
+	explore(t, indep(2, 2), s, 1000)
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := NewDFSRBConfig(Options{Seed: 4}, DFSRBConfig{Thresholds: []int{1000}})
+	if err := r.Load(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if r.NewExecution() || !r.Exhausted() {
+		t.Fatal("a resumed exhausted search went on")
+	}
+	if err := NewDFSRB(Options{Seed: 4}).Load(strings.NewReader(`{"format":1,"strategy":"dfsrb","thresholds":[1000]}`)); err == nil {
+		t.Fatal("the default configuration loaded a state of other thresholds")
 	}
 }

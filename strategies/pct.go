@@ -1,8 +1,9 @@
 package strategies
 
 import (
+	"encoding/json"
 	"fmt"
-	"math/rand"
+	"io"
 )
 
 // Defaults of PCT's parameters. DefaultSteps is only used until the first
@@ -43,7 +44,7 @@ const (
 // those are set. Before any execution has been counted, n and k are
 // Options.Threads and Options.Steps, or DefaultThreads and DefaultSteps.
 type PCT struct {
-	rng  *rand.Rand
+	rng  *savedRand
 	d    int
 	n, k int // largest goroutines and steps seen by finished executions
 	minN int // Options.Threads
@@ -68,7 +69,7 @@ func NewPCT(o Options) *PCT {
 	if d <= 0 {
 		d = DefaultDepth
 	}
-	return &PCT{rng: rand.New(rand.NewSource(o.Seed)), d: d, minN: o.Threads, minK: o.Steps}
+	return &PCT{rng: newSavedRand(o.Seed), d: d, minN: o.Threads, minK: o.Steps}
 }
 
 func init() { register("pct", func(o Options) Strategy { return NewPCT(o) }) }
@@ -234,4 +235,49 @@ func indexOf(xs []int, x int) int {
 		}
 	}
 	return -1
+}
+
+// savedPCT is the saved state of a PCT between two executions: the random
+// stream, what it learned of n and k, and the counts of the execution that
+// ended, which the next NewExecution folds into n and k.
+type savedPCT struct {
+	Format   int       `json:"format"`
+	Strategy string    `json:"strategy"`
+	Depth    int       `json:"depth"`
+	Rand     randState `json:"rand"`
+	N        int       `json:"n"`
+	K        int       `json:"k"`
+	Seen     bool      `json:"seen"`
+	Begun    bool      `json:"begun"`
+	Runs     int       `json:"runs"`
+	Step     int       `json:"step"`
+	MaxG     int       `json:"max_g"`
+}
+
+// Save writes the state; call it between executions. The resumed strategy
+// draws the same priorities and change points as the uninterrupted one.
+func (s *PCT) Save(w io.Writer) error {
+	return json.NewEncoder(w).Encode(savedPCT{
+		Format: stateFormat, Strategy: "pct", Depth: s.d, Rand: s.rng.state(),
+		N: s.n, K: s.k, Seen: s.seen, Begun: s.begun, Runs: s.runs, Step: s.step, MaxG: s.maxG,
+	})
+}
+
+// Load restores what Save wrote, into a PCT created with the same options.
+func (s *PCT) Load(r io.Reader) error {
+	var v savedPCT
+	if err := decodeSaved(r, "pct", &v, &v.Format, &v.Strategy); err != nil {
+		return err
+	}
+	if v.Depth != s.d {
+		return fmt.Errorf("saved pct state has depth %d, not %d", v.Depth, s.d)
+	}
+	if v.N < 0 || v.K < 0 || v.Step < 0 || v.MaxG < 0 || v.Runs < 0 {
+		return fmt.Errorf("saved pct state has a negative count: %+v", v)
+	}
+	if err := s.rng.restore(v.Rand); err != nil {
+		return err
+	}
+	s.n, s.k, s.seen, s.begun, s.runs, s.step, s.maxG = v.N, v.K, v.Seen, v.Begun, v.Runs, v.Step, v.MaxG
+	return nil
 }

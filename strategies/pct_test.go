@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -152,5 +153,23 @@ func TestPCTExample3(t *testing.T) {
 	o := fig2().run(s, 100)
 	if want := "T0:a T1:b T3:e"; o.schedule != want || !o.failed {
 		t.Fatalf("schedule %q (failed %v), want %q failing", o.schedule, o.failed, want)
+	}
+}
+
+func TestPCTResume(t *testing.T) {
+	// reorder(4) has more goroutines and steps than the defaults, so the
+	// resumed strategy must carry n and k over to draw the same schedules.
+	for _, d := range []int{1, 2, 3} {
+		mk := func() Strategy { return NewPCT(Options{Seed: 3, Depth: d}) }
+		checkResume(t, mk, func() *prog { return reorder(4) }, 200, 0, 1, 2, 57, 199, 200)
+	}
+	var buf bytes.Buffer
+	s := NewPCT(Options{Seed: 3, Depth: 2})
+	explore(t, fig2(), s, 3)
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewPCT(Options{Seed: 3, Depth: 3}).Load(bytes.NewReader(buf.Bytes())); err == nil {
+		t.Fatal("pct d=3 loaded the state of pct d=2")
 	}
 }

@@ -1,7 +1,10 @@
 package strategies
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -128,4 +131,71 @@ func (p *Portfolio) Exhausted() bool {
 		}
 	}
 	return true
+}
+
+// savedPortfolio is the saved state of a Portfolio: where the rotation is,
+// and each member's own saved state.
+type savedPortfolio struct {
+	Format   int           `json:"format"`
+	Strategy string        `json:"strategy"`
+	Turn     int           `json:"turn"`
+	Cur      int           `json:"cur"`
+	Runs     int           `json:"runs"`
+	Members  []savedMember `json:"members"`
+}
+
+type savedMember struct {
+	Name  string          `json:"name"`
+	Runs  int             `json:"runs"`
+	Out   bool            `json:"out,omitempty"`
+	State json.RawMessage `json:"state"`
+}
+
+// Save writes the rotation and every member's state; call it between
+// executions. Every member is a Saver.
+func (p *Portfolio) Save(w io.Writer) error {
+	v := savedPortfolio{Format: stateFormat, Strategy: "portfolio", Turn: p.turn, Cur: p.cur, Runs: p.runs}
+	for _, m := range p.members {
+		sv, ok := m.s.(Saver)
+		if !ok {
+			return fmt.Errorf("portfolio member %s cannot be saved", m.name)
+		}
+		var buf bytes.Buffer
+		if err := sv.Save(&buf); err != nil {
+			return fmt.Errorf("portfolio member %s: %v", m.name, err)
+		}
+		v.Members = append(v.Members, savedMember{Name: m.name, Runs: m.runs, Out: m.out, State: bytes.TrimSpace(buf.Bytes())})
+	}
+	return json.NewEncoder(w).Encode(v)
+}
+
+// Load restores what Save wrote, into a portfolio created with the same
+// options.
+func (p *Portfolio) Load(r io.Reader) error {
+	var v savedPortfolio
+	if err := decodeSaved(r, "portfolio", &v, &v.Format, &v.Strategy); err != nil {
+		return err
+	}
+	if len(v.Members) != len(p.members) {
+		return fmt.Errorf("saved portfolio has %d members, not %d", len(v.Members), len(p.members))
+	}
+	if v.Turn < -1 || v.Turn >= len(p.cycle) || v.Cur < -1 || v.Cur >= len(p.members) {
+		return fmt.Errorf("saved portfolio is inconsistent: turn %d, member %d", v.Turn, v.Cur)
+	}
+	for i, sm := range v.Members {
+		m := &p.members[i]
+		if sm.Name != m.name {
+			return fmt.Errorf("saved portfolio member %d is %s, not %s", i, sm.Name, m.name)
+		}
+		sv, ok := m.s.(Saver)
+		if !ok {
+			return fmt.Errorf("portfolio member %s cannot be saved", m.name)
+		}
+		if err := sv.Load(bytes.NewReader(sm.State)); err != nil {
+			return fmt.Errorf("portfolio member %s: %v", m.name, err)
+		}
+		m.runs, m.out = sm.Runs, sm.Out
+	}
+	p.turn, p.cur, p.runs = v.Turn, v.Cur, v.Runs
+	return nil
 }

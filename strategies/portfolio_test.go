@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,25 @@ func TestNewKnowsAll(t *testing.T) {
 	}
 	if _, err := New("nope", Options{}); err == nil {
 		t.Fatal("unknown strategy accepted")
+	}
+}
+
+func TestPortfolioResume(t *testing.T) {
+	// indep(2,2): db is exhausted (out of the rotation) within the run,
+	// so "out" and the rotation must survive the save.
+	mk := func() Strategy { return NewPortfolio(Options{Seed: 5}) }
+	checkResume(t, mk, func() *prog { return indep(2, 2) }, 300, 0, 1, 3, 8, 9, 33, 150, 299, 300)
+	if p := mk().(*Portfolio); len(explore(t, indep(2, 2), p, 300)) != 300 || !p.members[1].out {
+		t.Fatal("db is not out of the rotation after 300 executions: the test does not cover it")
+	}
+	checkResume(t, mk, fig2, 100, 13, 50)
+	var buf bytes.Buffer
+	p := NewPortfolio(Options{Seed: 5})
+	explore(t, fig2(), p, 4)
+	if err := p.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewPortfolio(Options{Seed: 6}).Load(bytes.NewReader(buf.Bytes())); err == nil {
+		t.Fatal("a portfolio of seed 6 loaded the state of seed 5")
 	}
 }

@@ -37,6 +37,9 @@ type binaryRun struct {
 	// onEvent is called, in order, for every event of the results file, as
 	// soon as it is read.
 	onEvent func(wire.Event)
+	// ownProgress: the caller keeps the progress line itself (one
+	// process per schedule), from the events it aggregates.
+	ownProgress bool
 }
 
 // binaryResult is what a run left behind.
@@ -87,7 +90,7 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 		defer mu.Unlock()
 		for _, e := range evs {
 			res.events = append(res.events, e)
-			if rep.progress != nil {
+			if rep.progress != nil && !r.ownProgress {
 				rep.progress.observe([]wire.Event{e})
 			}
 			if r.onEvent != nil {
@@ -113,7 +116,7 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 				if evs, err := rr.poll(); err == nil {
 					handle(evs)
 				}
-				if rep.progress != nil {
+				if rep.progress != nil && !r.ownProgress {
 					rep.progress.draw()
 				}
 			}
@@ -129,6 +132,18 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 	handle(evs)
 	res.truncated, res.bad = truncated, rr.bad
 	res.output = buf.Bytes()
+	if werr != nil && ctx.Err() != nil && cmd.ProcessState != nil {
+		// Interrupted, and the binary stopped by itself (a saved search
+		// stops at the end of its schedule and reports): its exit
+		// status is the result, not the cancellation.
+		werr = nil
+		if code := cmd.ProcessState.ExitCode(); code != 0 {
+			res.exitCode = code
+			if code < 0 {
+				res.exitCode = 128
+			}
+		}
+	}
 	if werr != nil {
 		var ee *exec.ExitError
 		if !errors.As(werr, &ee) {

@@ -64,6 +64,10 @@ type testOptions struct {
 	maxSteps  int
 	races     string
 	verbose   bool
+	// state is the directory of saved searches; perProcess runs every
+	// schedule in a fresh process.
+	state      string
+	perProcess bool
 
 	packages []string
 	gotest   goTestFlags
@@ -87,6 +91,8 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps after which an execution is a livelock (default: the runtime's)")
 	fs.StringVar(&o.races, "races", "off", "data races: off, report (a race is a bug; every access stays a scheduling point) or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
+	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
+	fs.BoolVar(&o.perProcess, "per-process", false, "run every schedule in a fresh process, for tests that cannot run twice in one (package-level state, sync.Once, init goroutines, os.Exit)")
 	return fs
 }
 

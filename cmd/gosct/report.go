@@ -70,6 +70,8 @@ type jsonTest struct {
 	ElapsedS  float64 `json:"elapsed_s"`
 	Exhausted bool    `json:"exhausted"`
 	Status    string  `json:"status,omitempty"`
+	// Resumed: schedules of earlier runs of a saved search (--state).
+	Resumed int `json:"resumed,omitempty"`
 }
 
 type jsonMessage struct {
@@ -176,7 +178,7 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if r.json {
 		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Schedules: e.Schedules, Bugs: e.Bugs,
-			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status})
+			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed})
 		return
 	}
 	if !r.verbose {
@@ -189,6 +191,9 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if e.Status != "" {
 		fmt.Fprintf(r.stdout, ", %s", e.Status)
+	}
+	if e.Resumed > 0 {
+		fmt.Fprintf(r.stdout, " (resumed after %d schedules)", e.Resumed)
 	}
 	fmt.Fprintln(r.stdout)
 }

@@ -63,6 +63,13 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gosct test: %v\n", err)
 		return exitError
 	}
+	stateDir := ""
+	if o.state != "" {
+		if stateDir, err = prepareState(o); err != nil {
+			fmt.Fprintf(stderr, "gosct test: %v\n", err)
+			return exitError
+		}
+	}
 	if !o.seedSet {
 		// A fresh seed per run explores new schedules each time; the
 		// summary prints it so the run can be repeated exactly.
@@ -99,6 +106,13 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	defer os.RemoveAll(tmp)
+	if o.perProcess && stateDir == "" {
+		// The processes of one test hand the search on through a
+		// state file, kept for this run only.
+		dir, cleanup := runStateDir(tmp)
+		defer cleanup()
+		stateDir = dir
+	}
 
 	runRe, _ := topLevelRun(o.run) // validated by parseTest
 	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose}
@@ -108,7 +122,6 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(filterTests(p.Tests, runRe)) > 0 })
 	for i, pkg := range b.Packages {
 		if ctx.Err() != nil {
-			rep.message("error", "", "", "", "interrupted")
 			break
 		}
 		tests := filterTests(pkg.Tests, runRe)
@@ -133,9 +146,13 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
 			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth,
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
-			TraceDir: packageTraceDir(traceDir, pkg.ImportPath),
+			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir,
 		}
-		r.runTests(i, pkg, bin, cfg, run, tests, "")
+		if o.perProcess {
+			r.perProcess(i, pkg, bin, cfg, o.run, tests, limits{schedules: o.schedules, budget: o.budget})
+		} else {
+			r.runTests(i, pkg, bin, cfg, run, tests, "")
+		}
 		status, detail := "ok", seconds(time.Since(start).Seconds())
 		switch {
 		case r.bugs > bugs0:
@@ -146,6 +163,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			detail += " [error]"
 		}
 		rep.pkgLine(status, pkg.ImportPath, detail)
+	}
+	if ctx.Err() != nil {
+		rep.message("error", "", "", "", "interrupted")
 	}
 	rep.summary()
 	return exitStatus(r.bugs, rep.errors)
@@ -370,6 +390,8 @@ func (r *runner) event(pkg string, e wire.Event, regression string) {
 		r.rep.message("diverged", pkg, e.Test, e.Trace, msg)
 	case "warning":
 		r.rep.message("warning", pkg, e.Test, e.Trace, e.Message)
+	case "error":
+		r.rep.message("error", pkg, e.Test, e.Trace, e.Message)
 	}
 }
 
@@ -378,9 +400,16 @@ func (r *runner) event(pkg string, e wire.Event, regression string) {
 // an error, not a bug: only events report bugs.
 func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 	done := map[string]bool{}
+	errs := 0
 	for _, e := range res.events {
-		if e.Event == "test" {
+		switch e.Event {
+		case "test":
 			done[strings.SplitN(e.Test, "/", 2)[0]] = true
+		case "error":
+			// Reported; the test ends there (a saved search of other
+			// options, say).
+			done[strings.SplitN(e.Test, "/", 2)[0]] = true
+			errs++
 		}
 	}
 	var missing []string
@@ -401,7 +430,7 @@ func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 		r.rep.message("error", pkg, missing[0], "", fmt.Sprintf("the test binary exited with status %d before reporting %s (output above)", res.exitCode, strings.Join(missing, ", ")))
 	case len(missing) > 0:
 		r.rep.message("warning", pkg, "", "", fmt.Sprintf("no gosct result for %s: the test ran without scheduling control", strings.Join(missing, ", ")))
-	case res.exitCode != 0 && bugs == 0:
+	case res.exitCode != 0 && bugs == 0 && errs == 0:
 		if !r.stream {
 			r.rep.output(res.output)
 		}

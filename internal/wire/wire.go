@@ -49,12 +49,23 @@ type Config struct {
 
 	// Results is the file Events are appended to.
 	Results string `json:"results"`
+
+	// State, when set, is the directory of saved states (see State): each
+	// test function resumes the search saved there and saves it again,
+	// periodically and when its exploration ends. Schedules and BudgetNS
+	// then count from the resumed point.
+	State string `json:"state,omitempty"`
+	// PerProcess marks a run of one schedule in a fresh process, one of
+	// many the command chains through State: the execution records its
+	// details itself, as a re-run in the same process could not repeat it.
+	PerProcess bool `json:"per_process,omitempty"`
 }
 
 // Event is one line of the results file.
 type Event struct {
 	// Event is "bug", "test" (a test function's exploration finished),
-	// "diverged" (replay), "warning".
+	// "progress", "diverged" (replay), "warning", "error" (the test could
+	// not be explored, e.g. a saved state of other options).
 	Event   string `json:"event"`
 	Package string `json:"package,omitempty"`
 	Test    string `json:"test,omitempty"`
@@ -63,7 +74,10 @@ type Event struct {
 	Schedule int    `json:"schedule,omitempty"`
 	Strategy string `json:"strategy,omitempty"`
 	Trace    string `json:"trace,omitempty"`
-	Message  string `json:"message,omitempty"`
+	// Message explains a bug, warning or error; in a "test" event, why
+	// the exploration stopped before its limits ("interrupted",
+	// "skipped", "too long"), if it did.
+	Message string `json:"message,omitempty"`
 	// Report is the full human-readable report of a bug: goroutines,
 	// interleaving table, stacks.
 	Report string `json:"report,omitempty"`
@@ -77,6 +91,9 @@ type Event struct {
 	Exhausted  bool    `json:"exhausted,omitempty"`
 	Status     string  `json:"status,omitempty"`
 	Controlled bool    `json:"controlled,omitempty"`
+	// Resumed is the number of schedules explored by earlier runs of a
+	// saved search that this run resumed; Schedules counts this run's.
+	Resumed int `json:"resumed,omitempty"`
 	// Replayed, for a "bug" found in replay mode, says the trace's bug
 	// happened again.
 	Replayed bool `json:"replayed,omitempty"`

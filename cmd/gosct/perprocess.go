@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
+	"github.com/gosct/gosct/rewrite"
+)
+
+// Per-process mode (--per-process): every schedule of a test function runs
+// in a fresh process of the test binary, for tests that cannot run twice
+// in one process (package-level state, sync.Once'd globals, goroutines
+// started by init, os.Exit). Each process runs the one test, explores one
+// schedule with the search resumed from the test's state file, saves it and
+// exits; the command chains the processes and aggregates their events into
+// what one in-process exploration would have reported.
+
+// limits are the stopping conditions of one test function's exploration.
+type limits struct {
+	schedules int
+	budget    time.Duration
+}
+
+// perProcess explores the test functions tests of pkg, one process per
+// schedule. run is the user's --run pattern (its subtest levels apply).
+func (r *runner) perProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, tests []string, lim limits) {
+	if r.rep.progress != nil {
+		r.rep.progress.begin(pkg.ImportPath, len(tests))
+	}
+	for _, test := range tests {
+		if r.ctx.Err() != nil {
+			return
+		}
+		r.perProcessTest(i, pkg, bin, cfg, testPattern(test, run), test, lim)
+	}
+}
+
+// perProcessTest explores one test function until it stops as an
+// in-process exploration would: schedule or time budget, first bug (unless
+// KeepGoing), exhausted search, interrupt; or a process that reports
+// nothing (an error, reported; with KeepGoing a schedule that ended its
+// process is passed over).
+func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wire.Config, pattern, test string, lim limits) {
+	start := time.Now()
+	total := wire.Event{Event: "test", Package: pkg.ImportPath, Test: test, Strategy: cfg.Strategy}
+	c := cfg
+	c.Schedules, c.BudgetNS, c.PerProcess = 1, 0, true
+	lastDraw := time.Time{}
+	statePath := wire.StatePath(cfg.State, pkg.ImportPath, test)
+	saved := 0 // schedules in the state file before the next process
+	if st, err := wire.ReadState(statePath); err == nil && st != nil {
+		saved = st.Schedules
+		total.Resumed = saved
+	}
+	for total.Schedules < lim.schedules {
+		if lim.budget > 0 && time.Since(start) >= lim.budget {
+			break
+		}
+		if r.ctx.Err() != nil {
+			total.Message = "interrupted"
+			break
+		}
+		var got *wire.Event
+		var found []wire.Event
+		res := r.runProcess(i, pkg, bin, c, pattern, func(e wire.Event) {
+			switch e.Event {
+			case "test":
+				got = &e
+			case "progress":
+			case "bug":
+				found = append(found, e)
+			default:
+				r.event(pkg.ImportPath, e, "")
+			}
+		})
+		for _, b := range found {
+			b.Replayed = b.Replayed && r.replaysFresh(i, pkg, bin, b)
+			r.event(pkg.ImportPath, b, "")
+		}
+		if res == nil {
+			break
+		}
+		if got == nil {
+			// The process saved the search before its schedule: if it
+			// got that far, the schedule ended the process.
+			st, _ := wire.ReadState(statePath)
+			if res.exitCode == 0 || st == nil || st.Schedules <= saved {
+				r.check(pkg.ImportPath, res, []string{test})
+				break
+			}
+			r.crashed(pkg.ImportPath, test, st.Schedules, res)
+			total.Schedules += st.Schedules - saved
+			saved = st.Schedules
+			if cfg.KeepGoing {
+				continue
+			}
+			break
+		}
+		r.check(pkg.ImportPath, res, []string{test})
+		saved = got.Resumed + got.Schedules
+		total.Schedules += got.Schedules
+		total.Bugs += got.Bugs
+		total.Exhausted, total.Status = got.Exhausted, got.Status
+		if p := r.rep.progress; p != nil {
+			p.observe([]wire.Event{{Event: "progress", Test: test, Schedules: total.Schedules, Strategy: cfg.Strategy}})
+			if time.Since(lastDraw) >= pollInterval {
+				p.draw()
+				lastDraw = time.Now()
+			}
+		}
+		if got.Message != "" {
+			total.Message = got.Message
+			break
+		}
+		if got.Schedules == 0 || got.Exhausted || (got.Bugs > 0 && !cfg.KeepGoing) {
+			break
+		}
+	}
+	total.ElapsedS = time.Since(start).Seconds()
+	if r.rep.progress != nil {
+		r.rep.progress.observe([]wire.Event{total})
+	}
+	r.rep.test(pkg.ImportPath, total)
+}
+
+// crashed reports a schedule that ended its process before the runtime
+// could report it: os.Exit, log.Fatal, or a fatal error of Go's own
+// (concurrent map writes, a crash in cgo). It is an error, not a bug: there
+// is no trace, the decisions died with the process; but the saved search
+// goes on past it.
+func (r *runner) crashed(pkg, test string, schedule int, res *binaryResult) {
+	if !r.stream {
+		r.rep.output(res.output)
+	}
+	r.rep.message("error", pkg, test, "", fmt.Sprintf(
+		"schedule %d ended the test binary (exit status %d) before it reported (os.Exit, log.Fatal or a fatal error of Go's: output above); the saved search goes on past it", schedule, res.exitCode))
+}
+
+// runProcess runs the test binary once under cfg on the tests pattern
+// selects, passing every event to onEvent; nil when it could not run (an
+// error, reported).
+func (r *runner) runProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Config, pattern string, onEvent func(wire.Event)) *binaryResult {
+	cfg.Results = filepath.Join(r.tmp, fmt.Sprintf("%d-%d.results", i, time.Now().UnixNano()))
+	args := []string{"-test.run=" + pattern, "-test.count=1"}
+	if r.timeout != "" {
+		args = append(args, "-test.timeout="+r.timeout)
+	}
+	if r.stream {
+		args = append(args, "-test.v=true")
+	}
+	args = append(args, r.gt.run...)
+	res, err := runBinary(r.ctx, binaryRun{
+		bin: bin, dir: pkg.Dir, cfg: cfg, args: args, stream: r.stream, ownProgress: true,
+		onEvent: func(e wire.Event) {
+			if e.Event == "bug" {
+				recordDir(e.Trace, pkg.Dir)
+			}
+			onEvent(e)
+		},
+	}, r.rep)
+	os.Remove(cfg.Results)
+	if err != nil {
+		r.rep.message("error", pkg.ImportPath, "", "", err.Error())
+		return nil
+	}
+	return res
+}
+
+// testPattern is the -test.run of one test function's exploration: the
+// test anchored, so that no other test whose name it is a prefix of runs,
+// with the subtest levels of the user's pattern.
+func testPattern(test, run string) string {
+	levels := []string{""}
+	if run != "" {
+		levels = splitRun(run)
+	}
+	levels[0] = "^" + regexp.QuoteMeta(test) + "$"
+	return explorePattern(strings.Join(levels, "/"))
+}
+
+// replaysFresh checks that the trace of bug b, found in a process of its
+// own, replays in another fresh process, as `gosct replay` will run it: the
+// in-process check (running the schedule again in the same process) is
+// what per-process mode is for avoiding.
+func (r *runner) replaysFresh(i int, pkg *rewrite.Package, bin string, b wire.Event) bool {
+	if b.Trace == "" {
+		return false
+	}
+	t, err := replay.Read(b.Trace)
+	if err != nil {
+		return false
+	}
+	dir := filepath.Join(r.tmp, fmt.Sprintf("%d-check-%d", i, time.Now().UnixNano()))
+	defer os.RemoveAll(dir)
+	cfg := wire.Config{
+		Mode: "replay", Package: pkg.ImportPath, Strategy: t.Strategy, Seed: t.Seed, Schedules: 1,
+		Trace: b.Trace, TraceDir: dir,
+	}
+	replayed := false
+	r.runProcess(i, pkg, bin, cfg, exactRun(t.Test), func(e wire.Event) {
+		if e.Event == "bug" && e.Kind == b.Kind && e.Replayed {
+			replayed = true
+		}
+	})
+	return replayed
+}

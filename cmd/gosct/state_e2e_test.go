@@ -1,0 +1,145 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// testEvent returns the one "test" object of --json output.
+func testEvent(t *testing.T, r e2eResult) map[string]any {
+	t.Helper()
+	var ev map[string]any
+	for _, l := range jsonLines(t, r.stdout) {
+		if l["event"] == "test" {
+			if ev != nil {
+				t.Fatalf("two test events:\n%s", r)
+			}
+			ev = l
+		}
+	}
+	if ev == nil {
+		t.Fatalf("no test event:\n%s", r)
+	}
+	return ev
+}
+
+// TestE2EStateResume interrupts a DFS every 2 schedules (the schedule
+// budget) and resumes it from --state until it is exhausted: the runs
+// together explore what one uninterrupted run does, numbering on.
+func TestE2EStateResume(t *testing.T) {
+	dir := fixtureDir(t)
+	traces := t.TempDir()
+	args := []string{"test", "--json", "--strategy", "dfs", "--seed", "3", "--run", "TestHandoff", "--trace-dir", traces}
+	full := runGosct(t, dir, append(args, "--schedules", "100000", "./correct")...)
+	want := testEvent(t, full)["schedules"].(float64)
+	if full.code != exitOK || want < 3 {
+		t.Fatalf("uninterrupted run:\n%s", full)
+	}
+	state := t.TempDir()
+	total, runs := 0.0, 0
+	for ; runs < 20; runs++ {
+		r := runGosct(t, dir, append(args, "--schedules", "2", "--state", state, "./correct")...)
+		ev := testEvent(t, r)
+		if r.code != exitOK || ev["resumed"] != nil && ev["resumed"].(float64) != total {
+			t.Fatalf("run %d after %v schedules:\n%s", runs+1, total, r)
+		}
+		total += ev["schedules"].(float64)
+		if ev["exhausted"] == true {
+			break
+		}
+	}
+	if total != want || runs < 2 {
+		t.Fatalf("%d resumed runs explored %v schedules, one run %v", runs+1, total, want)
+	}
+	// Without --seed the run takes the saved seed; other options are an
+	// error, with exit status 2.
+	r := runGosct(t, dir, "test", "--json", "--strategy", "dfs", "--run", "TestHandoff", "--state", state, "--trace-dir", traces, "./correct")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"seed":3`) || testEvent(t, r)["exhausted"] != true {
+		t.Fatalf("resume without --seed:\n%s", r)
+	}
+	r = runGosct(t, dir, "test", "--strategy", "random", "--run", "TestHandoff", "--state", state, "--trace-dir", traces, "./correct")
+	if r.code != exitError || !strings.Contains(r.stderr, "strategy dfs, not random") {
+		t.Fatalf("want exit 2 for a search saved by another strategy:\n%s", r)
+	}
+}
+
+// TestE2EPerProcess: one process per schedule finds the same bug at the same
+// schedule as the in-process run of the same seed, with a trace that
+// replays; a DFS exhausts with the same count; and a test that cannot run
+// twice in one process (a package-level registry) passes, where the
+// in-process run reports the second registration.
+func TestE2EPerProcess(t *testing.T) {
+	dir := fixtureDir(t)
+	traces := t.TempDir()
+	in := runGosct(t, dir, "test", "--json", "--seed", "1", "--schedules", "500", "--trace-dir", t.TempDir(), "./buggy")
+	pp := runGosct(t, dir, "test", "--json", "--per-process", "--seed", "1", "--schedules", "500", "--trace-dir", traces, "./buggy")
+	bin, bpp := bugEvents(t, in), bugEvents(t, pp)
+	if pp.code != exitBug || len(bpp) != 1 || len(bin) != 1 || bpp[0]["schedule"] != bin[0]["schedule"] || bpp[0]["kind"] != "deadlock" || bpp[0]["replayed"] != true {
+		t.Fatalf("per-process run:\n%s\nin-process run:\n%s", pp, in)
+	}
+	if ev := testEvent(t, pp); ev["schedules"] != bpp[0]["schedule"] || ev["bugs"] != 1.0 {
+		t.Fatalf("per-process test event %v after a bug at schedule %v", ev, bpp[0]["schedule"])
+	}
+	trace := bpp[0]["trace"].(string)
+	if !strings.HasPrefix(trace, traces) {
+		t.Fatalf("trace %s not in --trace-dir", trace)
+	}
+	for i := 0; i < 3; i++ {
+		if rr := runGosct(t, t.TempDir(), "replay", trace); rr.code != exitBug || !strings.Contains(rr.stdout, "deadlock") {
+			t.Fatalf("replay %d of the per-process trace:\n%s", i+1, rr)
+		}
+	}
+
+	args := []string{"test", "--json", "--strategy", "dfs", "--seed", "1", "--schedules", "1000", "--trace-dir", traces}
+	in = runGosct(t, dir, append(args, "--run", "TestHandoff", "./correct")...)
+	pp = runGosct(t, dir, append(args, "--per-process", "--run", "TestHandoff", "./correct")...)
+	ei, ep := testEvent(t, in), testEvent(t, pp)
+	if pp.code != exitOK || ep["exhausted"] != true || ep["schedules"] != ei["schedules"] {
+		t.Fatalf("per-process dfs %v, in-process %v:\n%s", ep, ei, pp)
+	}
+
+	in = runGosct(t, dir, append(args, "./global")...)
+	pp = runGosct(t, dir, append(args, "--per-process", "./global")...)
+	if in.code != exitBug || !strings.Contains(in.stdout, "registered twice") {
+		t.Fatalf("in-process run of a test that registers a global twice:\n%s", in)
+	}
+	if pp.code != exitOK || testEvent(t, pp)["exhausted"] != true {
+		t.Fatalf("per-process run of a test that runs once per process:\n%s", pp)
+	}
+}
+
+// TestE2EStateBadDir: a state file that is not one is bad input.
+func TestE2EStateBadDir(t *testing.T) {
+	state := t.TempDir()
+	if err := os.WriteFile(filepath.Join(state, "x.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runGosct(t, fixtureDir(t), "test", "--state", state, "--trace-dir", t.TempDir(), "./correct")
+	if r.code != exitError || !strings.Contains(r.stderr, "not a gosct saved state") {
+		t.Fatalf("want exit 2 for a corrupt state file:\n%s", r)
+	}
+}
+
+// TestE2EPerProcessExit: a schedule that ends its process (os.Exit on one
+// outcome of a race) is an error naming the schedule, exit status 2; with
+// --keep-going the search goes on past every such schedule to its end.
+func TestE2EPerProcessExit(t *testing.T) {
+	dir := fixtureDir(t)
+	args := []string{"test", "--json", "--per-process", "--strategy", "dfs", "--seed", "1", "--trace-dir", t.TempDir()}
+	r := runGosct(t, dir, append(args, "./exits")...)
+	if r.code != exitError || !strings.Contains(r.stdout, "ended the test binary (exit status 3)") || testEvent(t, r)["exhausted"] == true {
+		t.Fatalf("want the exit reported as an error, exploration stopped:\n%s", r)
+	}
+	r = runGosct(t, dir, append(args, "--keep-going", "./exits")...)
+	errs := 0
+	for _, l := range jsonLines(t, r.stdout) {
+		if l["event"] == "error" {
+			errs++
+		}
+	}
+	if r.code != exitError || errs < 2 || testEvent(t, r)["exhausted"] != true {
+		t.Fatalf("want every exit reported and the search exhausted:\n%s", r)
+	}
+}
