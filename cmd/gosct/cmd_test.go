@@ -74,7 +74,8 @@ func TestCmdTestPass(t *testing.T) {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	for _, want := range []string{"ok   example.com/fakert", "?    example.com/fakert/empty\t[no test files]",
-		"50 schedules of 2 tests", "no bug", "seed 4", "systematic search completed for 2 of 2 tests"} {
+		"50 schedules of 2 tests", "no bug", "seed 4", "systematic search completed for 2 of 2 tests",
+		"gosct: TestA: done, all passed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

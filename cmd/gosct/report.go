@@ -32,6 +32,7 @@ type reporter struct {
 	keys       map[string]bool
 	tests      int
 	exhausted  int
+	searches   []searchLine // per test, for the summary of a systematic search
 	errors     int
 	systematic bool
 }
@@ -176,6 +177,9 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	if e.Exhausted {
 		r.exhausted++
 	}
+	if (r.systematic || e.Exhausted) && len(r.searches) <= maxSearchLines {
+		r.searches = append(r.searches, searchLine{pkg, e.Test, e.Status, e.Bugs, e.Exhausted})
+	}
 	if r.json {
 		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Schedules: e.Schedules, Bugs: e.Bugs,
 			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed})
@@ -282,12 +286,49 @@ func (r *reporter) summary() {
 		fmt.Fprintf(w, "%d bug%s (%d distinct)", r.bugs, plural(r.bugs), len(r.keys))
 	}
 	fmt.Fprintf(w, "; strategy %s, seed %d\n", r.strategy, r.seed)
+	if len(r.searches) > 0 && len(r.searches) <= maxSearchLines {
+		// A few tests: say per test how far the search went; an
+		// exhausted search without a bug is a proof within the model.
+		for _, l := range r.searches {
+			fmt.Fprintf(w, "gosct: %s: %s\n", l.test, l.outcome())
+		}
+	}
 	switch {
 	case r.exhausted > 0:
 		fmt.Fprintf(w, "gosct: systematic search completed for %d of %d tests\n", r.exhausted, r.tests)
 	case r.systematic && r.tests > 0:
 		fmt.Fprintf(w, "gosct: systematic search not completed (schedule or time limit reached)\n")
 	}
+}
+
+// maxSearchLines is how many tests the summary describes one by one.
+const maxSearchLines = 10
+
+type searchLine struct {
+	pkg, test, status string
+	bugs              int
+	exhausted         bool
+}
+
+// outcome reads "exhausted: 24 schedules, all passed", or says the search
+// stopped before the end.
+func (l searchLine) outcome() string {
+	st := l.status
+	if st == "" && l.exhausted {
+		st = "exhausted"
+	} else if st == "" {
+		st = "stopped"
+	}
+	switch {
+	case l.bugs > 0:
+		return fmt.Sprintf("%s; %d bug%s", st, l.bugs, plural(l.bugs))
+	case l.exhausted:
+		return st + ", all passed"
+	}
+	if strings.Contains(st, "not exhausted") {
+		return st + " (schedule or time limit reached), no bug so far"
+	}
+	return st + "; not exhausted (schedule or time limit reached), no bug so far"
 }
 
 func perS(n int, s float64) float64 {
