@@ -85,6 +85,10 @@ type goroutine struct {
 	eager bool
 	// aborted goroutines were told to exit when the execution was torn down.
 	aborted bool
+	// chosenAt is the last step that chose g, or at which it became
+	// runnable: a runnable goroutine left waiting long after it is
+	// starved (fair.go).
+	chosenAt int
 }
 
 // creationSite renders the position of the go statement that created g.
