@@ -92,6 +92,10 @@ type goroutine struct {
 	// tsanInbox, and tsanStart once, when it resumes.
 	tsanSnap, tsanInbox uint8
 	tsanStart           unsafe.Pointer
+	// chosenAt is the last step that chose g, or at which it became
+	// runnable: a runnable goroutine left waiting long after it is
+	// starved (fair.go).
+	chosenAt int
 }
 
 // creationSite renders the position of the go statement that created g.

@@ -23,13 +23,16 @@ type decision struct {
 // executions of a test.
 type settings struct {
 	maxSteps int
-	// After fairAfter steps an execution is decided by a fair random
-	// choice instead of the strategy: strategies such as PCT and DFS
-	// starve a spinning goroutine's partner for ever, which is not a bug
-	// of the program. An execution that then goes livelockWindow steps
-	// without a step that changes shared state is a livelock; one that
-	// reaches maxSteps while still changing state is only too long to
-	// explore.
+	// Strategies such as PCT and DFS starve a spinning goroutine's
+	// partner for ever, which is not a bug of the program. So once a
+	// runnable goroutine has not been chosen for fairAfter steps, or no
+	// step has changed shared state for fairAfter steps, the rest of the
+	// execution is decided by a fair random choice instead of the
+	// strategy (fair.go). Until then the strategy decides, however long
+	// the execution: bugs late in long tests stay within its reach. An
+	// execution that, once fair, goes livelockWindow steps without a step
+	// that changes shared state is a livelock; one that reaches maxSteps
+	// while still changing state is only too long to explore.
 	fairAfter, livelockWindow int
 	// detailed executions record the source position of every operation:
 	// replays, and the re-run of a buggy schedule that writes its trace.
@@ -73,6 +76,7 @@ type execution struct {
 
 	steps        int
 	lastProgress int    // the last step that changed shared state
+	fairSince    int    // the step from which the fair choice decides; 0: not yet
 	fair         uint64 // fairChoice's generator state
 	tooLong      bool   // stopped at settings.maxSteps, not a bug
 	trail        []decision
@@ -209,6 +213,7 @@ func (e *execution) setRunnable(g *goroutine) {
 		e.ndetached--
 	}
 	g.state = gRunnable
+	g.chosenAt = e.steps // it waits for a turn from now on
 	e.runnable = insertAt(e.runnable, i, g)
 }
 
@@ -254,15 +259,6 @@ func (e *execution) ready(g *goroutine) {
 		e.setRunnable(g)
 		e.lastProgress = e.steps
 	}
-}
-
-// fairChoice is a uniform choice among n, from a generator seeded by the
-// step count, so the decision is in the trail like any other.
-//
-//go:norace
-func (e *execution) fairChoice(n int) int {
-	e.fair = e.fair*6364136223846793005 + 1442695040888963407
-	return int((e.fair >> 33) % uint64(n))
 }
 
 // yield is the scheduling point before an operation of me: the strategy
@@ -387,23 +383,26 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		return nil
 	}
 	e.steps++
-	if e.steps > e.set.fairAfter {
-		if e.steps-max(e.lastProgress, e.set.fairAfter) > e.set.livelockWindow {
-			e.abortLocked(me, e.livelockBug())
-			return nil
-		}
-		if e.steps > e.set.maxSteps {
-			e.tooLong = true
-			e.abortLocked(me, nil)
-			return nil
-		}
-	}
+	starved := false
 	ch := e.pt.Choices[:0]
 	for _, g := range e.runnable {
 		ch = append(ch, g.id)
+		starved = starved || e.steps-g.chosenAt > e.set.fairAfter
+	}
+	e.pt.Choices = ch
+	if e.fairSince == 0 && (starved || e.steps-e.lastProgress > e.set.fairAfter) {
+		e.startFair()
+	}
+	if e.fairSince > 0 && e.steps-max(e.lastProgress, e.fairSince) > e.set.livelockWindow {
+		e.abortLocked(me, e.livelockBug())
+		return nil
+	}
+	if e.steps > e.set.maxSteps {
+		e.tooLong = true
+		e.abortLocked(me, nil)
+		return nil
 	}
 	e.pt.Kind = strategies.Goroutine
-	e.pt.Choices = ch
 	e.pt.Current = -1 // the watchdog's decisions: nobody reached the point
 	if me != nil {
 		e.pt.Current = me.id
@@ -419,7 +418,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		e.pt.Ops = nil
 	}
 	var i int
-	if e.steps <= e.set.fairAfter {
+	if e.fairSince == 0 || e.following() {
 		i = e.strategyNext()
 	} else {
 		i = e.fairChoice(n)
@@ -431,6 +430,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 	if e.gs[id].op.mutates() {
 		e.lastProgress = e.steps
 	}
+	e.gs[id].chosenAt = e.steps
 	e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current)})
 	if e.set.detailed {
 		e.ops = append(e.ops, e.pt.Ops[i])

@@ -25,6 +25,7 @@ import (
 const saveInterval = time.Second
 
 // loadState resumes the search saved for this test, if any. Lock not held.
+//
 //go:norace
 func (x *explorer) loadState() error {
 	x.statePath = wire.StatePath(x.c.State, x.c.Package, x.t.Name())
@@ -51,6 +52,7 @@ func (x *explorer) loadState() error {
 
 // saveState writes the search to its state file. Call it between
 // executions.
+//
 //go:norace
 func (x *explorer) saveState() {
 	if x.statePath == "" {
@@ -79,6 +81,7 @@ func (x *explorer) saveState() {
 
 // stateError reports a saved state that could not be written; the
 // exploration itself goes on.
+//
 //go:norace
 func (x *explorer) stateError(err error) {
 	if !x.saveFailed {
@@ -88,6 +91,7 @@ func (x *explorer) stateError(err error) {
 }
 
 // saveDue reports whether the periodic save is due.
+//
 //go:norace
 func (x *explorer) saveDue() bool {
 	return x.statePath != "" && time.Since(x.lastSave) >= saveInterval
@@ -107,6 +111,7 @@ var (
 // too: a ^C at the terminal reaches the test binary twice, from the
 // terminal and from the command passing it on, and the command kills a
 // binary that has not stopped after a few seconds anyway.
+//
 //go:norace
 func watchInterrupt() {
 	interruptOnce.Do(func() {

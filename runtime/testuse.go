@@ -16,6 +16,7 @@ import (
 // leftover goroutines still run within the schedule's subtest, so that
 // panic would never show: the runtime reports the call as a failure of the
 // test instead, with the goroutine's stack.
+//
 //go:norace
 func T(t *testing.T) *testing.T {
 	e, me := enter()
