@@ -90,7 +90,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 			// The process saved the search before its schedule: if it
 			// got that far, the schedule ended the process.
 			st, _ := wire.ReadState(statePath)
-			if res.exitCode == 0 || st == nil || st.Schedules <= saved {
+			if res.exitCode == 0 || st == nil || !st.Running || st.Schedules <= saved {
 				r.check(pkg.ImportPath, res, []string{test})
 				break
 			}

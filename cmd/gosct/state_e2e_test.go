@@ -152,4 +152,17 @@ func TestE2EPerProcessExit(t *testing.T) {
 	if r.code != exitError || errs < 2 || testEvent(t, r)["exhausted"] != true {
 		t.Fatalf("want every exit reported and the search exhausted:\n%s", r)
 	}
+	// Random takes a new schedule after one that ended its process (the
+	// decisions drawn for it were lost with it): about half exit.
+	args = []string{"test", "--json", "--per-process", "--strategy", "random", "--seed", "1", "--schedules", "40", "--keep-going", "--trace-dir", t.TempDir()}
+	r = runGosct(t, dir, append(args, "./exits")...)
+	errs = 0
+	for _, l := range jsonLines(t, r.stdout) {
+		if l["event"] == "error" {
+			errs++
+		}
+	}
+	if r.code != exitError || errs == 0 || errs > 32 || testEvent(t, r)["schedules"] != 40.0 {
+		t.Fatalf("random: %d of 40 schedules exited:\n%s", errs, r)
+	}
 }
