@@ -133,7 +133,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			break
 		}
 		if x.saveDue() {
-			x.saveState()
+			x.saveState(false)
 		}
 		if !x.strat.NewExecution() {
 			x.exhausted = true
@@ -144,7 +144,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// Should this schedule kill the process (os.Exit, a fatal
 			// error of Go's), the next process goes on past it
 			// instead of running it again.
-			x.saveState()
+			x.saveState(true)
 		}
 		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
 		if e.tooLong {
@@ -195,7 +195,7 @@ func (x *explorer) finish() {
 		st = s.Status()
 		x.exhausted = x.exhausted || s.Exhausted()
 	}
-	x.saveState()
+	x.saveState(false)
 	x.emit(&wire.Event{
 		Event:     "test",
 		Schedules: x.schedules - x.resumed,

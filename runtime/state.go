@@ -43,6 +43,11 @@ func (x *explorer) loadState() error {
 	if err := sv.Load(bytes.NewReader(st.Search)); err != nil {
 		return fmt.Errorf("cannot resume the search saved in %s: %v", x.statePath, err)
 	}
+	if sk, ok := x.strat.(strategies.Skipper); ok && st.Running {
+		// The schedule saved as running ended its process: do not
+		// take it again.
+		sk.SkipExecution()
+	}
 	x.schedules, x.resumed, x.bugsBefore = st.Schedules, st.Schedules, st.Bugs
 	for _, k := range st.Keys {
 		x.seen[k] = true
@@ -51,10 +56,11 @@ func (x *explorer) loadState() error {
 }
 
 // saveState writes the search to its state file. Call it between
-// executions.
+// executions; running says the execution NewExecution prepared is about to
+// run (per-process mode saves then too).
 //
 //go:norace
-func (x *explorer) saveState() {
+func (x *explorer) saveState(running bool) {
 	if x.statePath == "" {
 		return
 	}
@@ -67,7 +73,7 @@ func (x *explorer) saveState() {
 	st := &wire.State{
 		Package: x.c.Package, Test: x.t.Name(), Strategy: x.c.Strategy, Seed: x.c.Seed,
 		Bound: x.c.Bound, Depth: x.c.Depth, Races: x.c.Races,
-		Schedules: x.schedules, Bugs: x.bugsBefore + x.bugs, Exhausted: x.exhausted,
+		Schedules: x.schedules, Bugs: x.bugsBefore + x.bugs, Exhausted: x.exhausted, Running: running,
 		Search: bytes.TrimSpace(buf.Bytes()),
 	}
 	for k := range x.seen {

@@ -6,13 +6,15 @@ import (
 	"io"
 )
 
-// Saver is implemented by strategies whose state can be written to a file
-// between two executions and resumed later, in another process, by a
-// strategy of the same name created with the same options. For the
-// systematic searches (dfs, pb, db) the state is the frontier: the current
-// item and stack, and the items waiting for higher bounds; a long search
-// thus survives an interrupted run, and its frontier can be split across
-// machines.
+// Saver is implemented by every strategy: its state can be written to a
+// file between two executions and resumed later, in another process, by a
+// strategy of the same name created with the same options (gosct test
+// --state, --per-process). For the systematic searches (dfs, pb, db) the
+// state is the frontier: the current item and stack, and the items waiting
+// for higher bounds; a long search thus survives an interrupted run, and
+// its frontier can be split across machines. The random strategies save
+// their generators, PCT also the n and k it learned, the portfolio its
+// rotation and each member.
 type Saver interface {
 	Save(w io.Writer) error
 	Load(r io.Reader) error

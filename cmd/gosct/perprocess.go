@@ -15,8 +15,8 @@ import (
 
 // Per-process mode (--per-process): every schedule of a test function runs
 // in a fresh process of the test binary, for tests that cannot run twice
-// in one process (package-level state, sync.Once'd globals, goroutines
-// started by init, os.Exit). Each process runs the one test, explores one
+// in one process (package-level state, functions that must run once per
+// process, goroutines started by init, os.Exit). Each process runs the one test, explores one
 // schedule with the search resumed from the test's state file, saves it and
 // exits; the command chains the processes and aggregates their events into
 // what one in-process exploration would have reported.
@@ -90,7 +90,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 			// The process saved the search before its schedule: if it
 			// got that far, the schedule ended the process.
 			st, _ := wire.ReadState(statePath)
-			if res.exitCode == 0 || st == nil || st.Schedules <= saved {
+			if res.exitCode == 0 || st == nil || !st.Running || st.Schedules <= saved {
 				r.check(pkg.ImportPath, res, []string{test})
 				break
 			}

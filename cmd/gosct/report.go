@@ -73,6 +73,9 @@ type jsonTest struct {
 	Status    string  `json:"status,omitempty"`
 	// Resumed: schedules of earlier runs of a saved search (--state).
 	Resumed int `json:"resumed,omitempty"`
+	// Stopped says why the exploration stopped before its limits:
+	// "interrupted", "skipped", "too long".
+	Stopped string `json:"stopped,omitempty"`
 }
 
 type jsonMessage struct {
@@ -182,7 +185,7 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if r.json {
 		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Schedules: e.Schedules, Bugs: e.Bugs,
-			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed})
+			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed, Stopped: e.Message})
 		return
 	}
 	if !r.verbose {

@@ -69,7 +69,8 @@ func TestE2EStateResume(t *testing.T) {
 // schedule as the in-process run of the same seed, with a trace that
 // replays; a DFS exhausts with the same count; and a test that cannot run
 // twice in one process (a package-level registry) passes, where the
-// in-process run reports the second registration.
+// in-process run reports the second registration; and the bug of a cold
+// package-level cache is found.
 func TestE2EPerProcess(t *testing.T) {
 	dir := fixtureDir(t)
 	traces := t.TempDir()
@@ -98,6 +99,15 @@ func TestE2EPerProcess(t *testing.T) {
 	ei, ep := testEvent(t, in), testEvent(t, pp)
 	if pp.code != exitOK || ep["exhausted"] != true || ep["schedules"] != ei["schedules"] {
 		t.Fatalf("per-process dfs %v, in-process %v:\n%s", ep, ei, pp)
+	}
+
+	// A package-level cache: in one process only the first schedule
+	// takes the cold path, where the bug is.
+	in = runGosct(t, dir, append(args, "./cache")...)
+	pp = runGosct(t, dir, append(args, "--per-process", "./cache")...)
+	t.Logf("in one process, the cache's bug: exit %d (the search sees the cold path once)", in.code)
+	if b := bugEvents(t, pp); pp.code != exitBug || len(b) != 1 || b[0]["kind"] != "failure" || b[0]["replayed"] != true {
+		t.Fatalf("per-process run missed the bug of the cold cache:\n%s", pp)
 	}
 
 	in = runGosct(t, dir, append(args, "./global")...)
@@ -141,5 +151,18 @@ func TestE2EPerProcessExit(t *testing.T) {
 	}
 	if r.code != exitError || errs < 2 || testEvent(t, r)["exhausted"] != true {
 		t.Fatalf("want every exit reported and the search exhausted:\n%s", r)
+	}
+	// Random takes a new schedule after one that ended its process (the
+	// decisions drawn for it were lost with it): about half exit.
+	args = []string{"test", "--json", "--per-process", "--strategy", "random", "--seed", "1", "--schedules", "40", "--keep-going", "--trace-dir", t.TempDir()}
+	r = runGosct(t, dir, append(args, "./exits")...)
+	errs = 0
+	for _, l := range jsonLines(t, r.stdout) {
+		if l["event"] == "error" {
+			errs++
+		}
+	}
+	if r.code != exitError || errs == 0 || errs > 32 || testEvent(t, r)["schedules"] != 40.0 {
+		t.Fatalf("random: %d of 40 schedules exited:\n%s", errs, r)
 	}
 }

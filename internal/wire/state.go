@@ -36,6 +36,10 @@ type State struct {
 	Keys []string `json:"keys,omitempty"`
 	// Exhausted: the search has nothing left to explore.
 	Exhausted bool `json:"exhausted,omitempty"`
+	// Running: saved before schedule number Schedules ran (per-process
+	// mode), and not saved again after it: if this is what a process
+	// finds, that schedule ended its process.
+	Running bool `json:"running,omitempty"`
 	// Search is the strategy's saved state.
 	Search json.RawMessage `json:"search"`
 }
