@@ -6,6 +6,7 @@
 //	gosct test [flags] [packages] [-- go test flags]
 //	gosct replay [flags] TRACE
 //	gosct rewrite [--diff] PATTERN
+//	gosct split --into N DIR
 //
 // Exit status: 0 when every explored schedule passed, 1 when a bug was
 // found, 2 for anything else. See docs/usage.md.
@@ -47,6 +48,7 @@ Usage:
 	gosct test [flags] [packages] [-- go test flags]
 	gosct replay [flags] TRACE
 	gosct rewrite [--diff] PATTERN
+	gosct split --into N DIR
 	gosct version
 
 Run "gosct COMMAND --help" for the flags of a command.
@@ -66,6 +68,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdReplay(ctx, rest, stdout, stderr)
 	case "rewrite":
 		return cmdRewrite(ctx, rest, stdout, stderr)
+	case "split":
+		return cmdSplit(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, versionString())
 		return exitOK
