@@ -214,6 +214,10 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		return
 	}
 	pos := call.Pos()
+	if sel != nil && sel.Kind() == types.MethodExpr {
+		r.methodExprCall(c, call, fn, sel)
+		return
+	}
 	if isAtomicKind(fn) {
 		var a ast.Expr
 		if sel != nil {
@@ -251,20 +255,23 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		se.X = r.hook(pos, "T", se.X)
 		return
 	}
-	h := methodHooks[methodKey(fn)]
-	wantAddr := true
-	if h == "" {
-		h = r.lockerHook(fn, sel)
-		wantAddr = false
-	}
-	if h == "" {
+	if r.reportsThroughTB(fn) {
+		// The same through testing.TB (or another interface *testing.T
+		// implements): gosct.TB(tb).Log(...) looks at the dynamic type.
+		if recv, ok := r.recvExpr(se, sel, false); ok {
+			se.X = r.hook(pos, "TB", recv)
+		}
 		return
 	}
-	recv, ok := r.recvExpr(se, sel, wantAddr)
+	op, ok := r.methodOpOf(fn, sel)
 	if !ok {
 		return
 	}
-	nc := r.hook(pos, h, append([]ast.Expr{recv}, call.Args...)...)
+	recv, ok := r.recvExpr(se, sel, op.wantAddr)
+	if !ok {
+		return
+	}
+	nc := r.hook(pos, op.hook, append([]ast.Expr{recv}, call.Args...)...)
 	nc.Ellipsis = call.Ellipsis
 	c.Replace(r.replaced(nc, call))
 }
@@ -282,6 +289,10 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 		return chanElem(t) != nil
 	}
 	switch name {
+	case "delete", "clear":
+		if m := r.mapBuiltinOperand(call); m != nil {
+			call.Args[0] = r.mapAccess(m, "Write")
+		}
 	case "close":
 		c.Replace(r.replaced(r.hook(call.Pos(), "Close", call.Args[0]), call))
 	case "len":
@@ -347,6 +358,10 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 			if r.callee[se] {
 				return
 			}
+			if isAtomicKind(obj) {
+				r.atomicFuncValue(c, se, obj)
+				return
+			}
 			if h, ok := funcHooks[funcKey(obj)]; ok {
 				if sig := obj.Type().(*types.Signature); sig.TypeParams().Len() == 0 {
 					c.Replace(r.replaced(r.hookFunc(se.Pos(), h), se))
@@ -361,6 +376,12 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 	case types.MethodVal:
 		if !r.callee[se] {
 			r.methodValue(c, se, sel)
+		}
+	case types.MethodExpr:
+		// Called directly with the method's own receiver type, the call
+		// is rewritten by methodExprCall.
+		if !r.callee[se] || len(sel.Index()) > 1 {
+			r.methodExpr(c, se, sel)
 		}
 	}
 }

@@ -20,6 +20,8 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool { return t.Run(name
 func Parallel(t *testing.T)                                  { t.Parallel() }
 func Cleanup(t *testing.T, f func())                         { t.Cleanup(f) }
 func T(t *testing.T) *testing.T                              { return t }
+func CleanupTB(tb interface{ Cleanup(func()) }, f func())    { tb.Cleanup(f) }
+func TB[I any](tb I) I                                       { return tb }
 func Go(f func())                                            { go f() }
 func Gosched()                                               { runtime.Gosched() }
 

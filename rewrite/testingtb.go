@@ -1,0 +1,92 @@
+package rewrite
+
+import (
+	"go/types"
+)
+
+// Test helpers take a testing.TB, or an interface of their own that
+// *testing.T implements, more often than a *testing.T. What the rewriter
+// does for t.Cleanup and t.Log on a *testing.T it does through such an
+// interface with hooks that look at the dynamic type (runtime
+// CleanupTB and TB): a *testing.B or a fake gets the plain call.
+
+// reportNames are the methods of reportsThroughT, by name.
+var reportNames = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range reportsThroughT {
+		m[k[len("testing.common."):]] = true
+	}
+	return m
+}()
+
+// ifaceMethod reports whether fn is a method of an interface type.
+func ifaceMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+// isCleanupIface reports Cleanup(func()) called through an interface:
+// whatever the interface, the hook calls it unless the dynamic type is a
+// *testing.T, so no more is asked.
+func isCleanupIface(fn *types.Func) bool {
+	if fn.Name() != "Cleanup" || !ifaceMethod(fn) {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 1 || sig.Results().Len() != 0 {
+		return false
+	}
+	f, ok := sig.Params().At(0).Type().Underlying().(*types.Signature)
+	return ok && f.Params().Len() == 0 && f.Results().Len() == 0
+}
+
+// reportsThroughTB reports t.Log, t.Error, t.Fatal, t.Skip... called
+// through an interface that is testing.TB's (or embeds it) or that
+// *testing.T implements: a logger's Error method is left alone.
+func (r *fileRewriter) reportsThroughTB(fn *types.Func) bool {
+	if !reportNames[fn.Name()] || !ifaceMethod(fn) {
+		return false
+	}
+	if fn.Pkg() != nil && fn.Pkg().Path() == "testing" {
+		return true
+	}
+	tt := r.testingT()
+	if tt == nil {
+		return false
+	}
+	iface, _ := fn.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
+	return iface != nil && types.Implements(tt, iface)
+}
+
+// testingT is *testing.T if the package imports testing, directly or
+// not; else nil (then no interface of the package can be told to be
+// implemented by it, and only testing's own are hooked).
+func (r *fileRewriter) testingT() types.Type {
+	if r.testingTDone {
+		return r.testingTType
+	}
+	r.testingTDone = true
+	seen := map[*types.Package]bool{}
+	var find func(p *types.Package) *types.Package
+	find = func(p *types.Package) *types.Package {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		if p.Path() == "testing" {
+			return p
+		}
+		for _, q := range p.Imports() {
+			if t := find(q); t != nil {
+				return t
+			}
+		}
+		return nil
+	}
+	if tp := find(r.pkg); tp != nil {
+		if tn, ok := tp.Scope().Lookup("T").(*types.TypeName); ok {
+			r.testingTType = types.NewPointer(tn.Type())
+		}
+	}
+	return r.testingTType
+}
