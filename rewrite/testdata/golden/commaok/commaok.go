@@ -43,7 +43,7 @@ func Whole(s *S, m map[int]bool, f func() map[int]bool) int {
 	}
 	clear(m)
 	defer delete(m, 2) // a Write at the defer statement would come too early
-	delete(f(), 1) // the map is computed by a call: left alone
+	delete(f(), 1)     // the map is computed by a call: left alone
 	for range f() {
 		n++
 	}
