@@ -243,16 +243,20 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		}
 		return
 	}
-	if methodKey(fn) == "testing.common.Cleanup" && isTestingT(sel.Recv()) {
+	if methodKey(fn) == "testing.common.Cleanup" {
 		// Promoted from testing's unexported common: the hook takes the
 		// *testing.T itself. Cleanups must run inside the execution.
-		c.Replace(r.replaced(r.hook(pos, "Cleanup", append([]ast.Expr{se.X}, call.Args...)...), call))
+		if t := r.testingTRecv(se, sel); t != nil {
+			c.Replace(r.replaced(r.hook(pos, "Cleanup", append([]ast.Expr{t}, call.Args...)...), call))
+		}
 		return
 	}
-	if reportsThroughT[methodKey(fn)] && isTestingT(sel.Recv()) {
+	if reportsThroughT[methodKey(fn)] {
 		// t.Log(...) -> gosct.T(t).Log(...): the runtime checks that
 		// the test has not returned yet (Go's testing panics otherwise).
-		se.X = r.hook(pos, "T", se.X)
+		if t := r.testingTRecv(se, sel); t != nil {
+			se.X = r.hook(pos, "T", t)
+		}
 		return
 	}
 	if r.reportsThroughTB(fn) {

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"go/ast"
 	"go/types"
 )
 
@@ -89,4 +90,39 @@ func (r *fileRewriter) testingT() types.Type {
 		}
 	}
 	return r.testingTType
+}
+
+// testingTRecv is the *testing.T a method promoted from testing's common
+// is called on: the receiver itself, or an embedded *testing.T on the way
+// (type env struct{ *testing.T }; e.Cleanup(f)). nil for a *testing.B or
+// *testing.F, whose cleanups and output are left to testing.
+func (r *fileRewriter) testingTRecv(se *ast.SelectorExpr, sel *types.Selection) ast.Expr {
+	if isTestingT(sel.Recv()) {
+		return se.X
+	}
+	e := se.X
+	t := r.typeOf(se.X)
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		if t == nil {
+			return nil
+		}
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != r.pkg {
+			return nil
+		}
+		e = &ast.SelectorExpr{X: e, Sel: ident(f.Name())}
+		t = f.Type()
+		if isTestingT(t) {
+			return e
+		}
+	}
+	return nil
 }

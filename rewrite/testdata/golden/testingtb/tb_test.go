@@ -11,3 +11,21 @@ func TestHelpers(t *testing.T) {
 	Generic(t)
 	Generic[testing.TB](t)
 }
+
+// env embeds *testing.T: its Cleanup and Log are the test's.
+type env struct {
+	*testing.T
+	name string
+}
+
+func TestEmbedded(t *testing.T) {
+	e := &env{T: t, name: "e"}
+	e.Cleanup(func() {})
+	e.Logf("env %s", e.name)
+	e.Run("sub", func(t *testing.T) {})
+}
+
+func BenchmarkB(b *testing.B) {
+	b.Cleanup(func() {})
+	b.Log("bench")
+}
