@@ -251,6 +251,19 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		}
 		return
 	}
+	if methodKey(fn) == "testing.common.Context" {
+		// Canceled before the cleanups, which run in the execution.
+		if t := r.testingTRecv(se, sel); t != nil {
+			c.Replace(r.replaced(r.hook(pos, "TestContext", t), call))
+		}
+		return
+	}
+	if r.isContextTB(fn) {
+		if recv, ok := r.recvExpr(se, sel, false); ok {
+			c.Replace(r.replaced(r.hook(pos, "TestContextTB", recv), call))
+		}
+		return
+	}
 	if reportsThroughT[methodKey(fn)] {
 		// t.Log(...) -> gosct.T(t).Log(...): the runtime checks that
 		// the test has not returned yet (Go's testing panics otherwise).

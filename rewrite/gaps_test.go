@@ -34,6 +34,7 @@ func TestGapsUnderRealRuntime(t *testing.T) {
 		"TestPoolNoRace":         "",
 		"TestCommaOKRace":        "race",
 		"TestRangeDeleteRace":    "race",
+		"TestContextStopsWorker": "",
 	}
 	for name, kind := range want {
 		dir := t.TempDir()

@@ -45,7 +45,27 @@ func isCleanupIface(fn *types.Func) bool {
 // through an interface that is testing.TB's (or embeds it) or that
 // *testing.T implements: a logger's Error method is left alone.
 func (r *fileRewriter) reportsThroughTB(fn *types.Func) bool {
-	if !reportNames[fn.Name()] || !ifaceMethod(fn) {
+	return reportNames[fn.Name()] && r.testingIfaceMethod(fn)
+}
+
+// isContextTB reports tb.Context() through such an interface (Go 1.24's
+// testing.TB has it).
+func (r *fileRewriter) isContextTB(fn *types.Func) bool {
+	if fn.Name() != "Context" || !r.testingIfaceMethod(fn) {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	n, ok := types.Unalias(sig.Results().At(0).Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// testingIfaceMethod reports a method of an interface that is testing's
+// (testing.TB, or one embedding it) or that *testing.T implements.
+func (r *fileRewriter) testingIfaceMethod(fn *types.Func) bool {
+	if !ifaceMethod(fn) {
 		return false
 	}
 	if fn.Pkg() != nil && fn.Pkg().Path() == "testing" {

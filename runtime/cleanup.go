@@ -46,6 +46,7 @@ func startCleanups(t *testing.T) {
 // collecting. Each runs even if an earlier one calls t.FailNow or panics,
 // as with testing.
 func runCleanups(t *testing.T) {
+	cancelTestContext(t) // t.Context() is canceled before the cleanups: testcontext.go
 	cleanupMu.Lock()
 	fs := cleanups[t]
 	var f func()

@@ -101,3 +101,16 @@ func TestRangeDeleteRace(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A worker that stops when t.Context() is canceled, waited for in a
+// cleanup: the context is canceled before the cleanups, so no leak and no
+// hang.
+func TestContextStopsWorker(t *testing.T) {
+	ctx := t.Context()
+	done := make(chan struct{})
+	go func() {
+		<-ctx.Done()
+		close(done)
+	}()
+	t.Cleanup(func() { <-done })
+}

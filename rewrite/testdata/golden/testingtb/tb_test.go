@@ -29,3 +29,17 @@ func BenchmarkB(b *testing.B) {
 	b.Cleanup(func() {})
 	b.Log("bench")
 }
+
+func TestContexts(t *testing.T) {
+	ctx := t.Context()
+	done := make(chan struct{})
+	go func() {
+		<-ctx.Done()
+		close(done)
+	}()
+	t.Cleanup(func() { <-done })
+	var tb testing.TB = t
+	_ = tb.Context()
+	e := &env{T: t}
+	_ = e.Context()
+}
