@@ -10,8 +10,13 @@ import (
 )
 
 // isAtomicKind reports sync/atomic functions and methods, and sync.Map
-// methods: one scheduling point before the operation, which happens
-// unchanged.
+// and sync.Pool methods: one scheduling point before the operation, which
+// happens unchanged.
+//
+// sync.Pool's Get and Put never block, but a Put of x happens before the
+// Get that returns x (Go's race detector models it so): without the
+// synchronization of the scheduling point on the pool, a buffer reused
+// through a pool by another goroutine would be reported as a race.
 func isAtomicKind(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
@@ -20,7 +25,17 @@ func isAtomicKind(fn *types.Func) bool {
 		return funcKey(fn) != "" || methodKey(fn) != ""
 	}
 	pkg, name := recvNamed(fn)
-	return pkg == "sync" && name == "Map"
+	return pkg == "sync" && (name == "Map" || name == "Pool")
+}
+
+// atomicHookName is the scheduling point of an atomic operation:
+// AtomicLoad for one that only loads (a spin on loads changes nothing:
+// see runtime.AtomicLoad), else Atomic.
+func atomicHookName(fn *types.Func) string {
+	if fn != nil && strings.HasPrefix(fn.Name(), "Load") && !strings.HasPrefix(fn.Name(), "LoadOr") && !strings.HasPrefix(fn.Name(), "LoadAnd") {
+		return "AtomicLoad"
+	}
+	return "Atomic"
 }
 
 func (r *fileRewriter) isAtomicCall(call *ast.CallExpr) bool {
@@ -38,11 +53,8 @@ func (r *fileRewriter) atomic(c *astutil.Cursor, call *ast.CallExpr, a ast.Expr)
 		a = ast.NewIdent("nil")
 	}
 	pos := call.Pos()
-	hook := "Atomic"
-	if fn, _, _ := r.calleeFunc(call.Fun); fn != nil && strings.HasPrefix(fn.Name(), "Load") && !strings.HasPrefix(fn.Name(), "LoadOr") && !strings.HasPrefix(fn.Name(), "LoadAnd") {
-		hook = "AtomicLoad" // a spin on loads changes nothing: see runtime.AtomicLoad
-	}
-	tok := r.hook(pos, hook, a)
+	fn, _, _ := r.calleeFunc(call.Fun)
+	tok := r.hook(pos, atomicHookName(fn), a)
 	sig, _ := r.typeOf(call.Fun).(*types.Signature)
 	if sig == nil {
 		return

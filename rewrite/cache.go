@@ -87,15 +87,19 @@ func writeOverlay(b *Build, mod *module, w *writer) error {
 				return err
 			}
 		}
-		gomod, err := overlayGoMod(mod.GoMod, mod.Content, rt, replaces)
+		file, content, edit := mod.GoMod, mod.Content, overlayGoMod
+		if mod.Work != "" {
+			file, content, edit = mod.Work, mod.WorkContent, overlayGoWork
+		}
+		data, err := edit(file, content, rt, replaces)
 		if err != nil {
 			return err
 		}
-		p, err := w.put("go.mod", gomod)
+		p, err := w.put(filepath.Base(file), data)
 		if err != nil {
 			return err
 		}
-		w.overlay[mod.GoMod] = p
+		w.overlay[file] = p
 	}
 	data, err := json.MarshalIndent(struct{ Replace map[string]string }{w.overlay}, "", "\t")
 	if err != nil {

@@ -214,6 +214,10 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		return
 	}
 	pos := call.Pos()
+	if sel != nil && sel.Kind() == types.MethodExpr {
+		r.methodExprCall(c, call, fn, sel)
+		return
+	}
 	if isAtomicKind(fn) {
 		var a ast.Expr
 		if sel != nil {
@@ -239,32 +243,52 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		}
 		return
 	}
-	if methodKey(fn) == "testing.common.Cleanup" && isTestingT(sel.Recv()) {
+	if methodKey(fn) == "testing.common.Cleanup" {
 		// Promoted from testing's unexported common: the hook takes the
 		// *testing.T itself. Cleanups must run inside the execution.
-		c.Replace(r.replaced(r.hook(pos, "Cleanup", append([]ast.Expr{se.X}, call.Args...)...), call))
+		if t := r.testingTRecv(se, sel); t != nil {
+			c.Replace(r.replaced(r.hook(pos, "Cleanup", append([]ast.Expr{t}, call.Args...)...), call))
+		}
 		return
 	}
-	if reportsThroughT[methodKey(fn)] && isTestingT(sel.Recv()) {
+	if methodKey(fn) == "testing.common.Context" {
+		// Canceled before the cleanups, which run in the execution.
+		if t := r.testingTRecv(se, sel); t != nil {
+			c.Replace(r.replaced(r.hook(pos, "TestContext", t), call))
+		}
+		return
+	}
+	if r.isContextTB(fn) {
+		if recv, ok := r.recvExpr(se, sel, false); ok {
+			c.Replace(r.replaced(r.hook(pos, "TestContextTB", recv), call))
+		}
+		return
+	}
+	if reportsThroughT[methodKey(fn)] {
 		// t.Log(...) -> gosct.T(t).Log(...): the runtime checks that
 		// the test has not returned yet (Go's testing panics otherwise).
-		se.X = r.hook(pos, "T", se.X)
+		if t := r.testingTRecv(se, sel); t != nil {
+			se.X = r.hook(pos, "T", t)
+		}
 		return
 	}
-	h := methodHooks[methodKey(fn)]
-	wantAddr := true
-	if h == "" {
-		h = r.lockerHook(fn, sel)
-		wantAddr = false
-	}
-	if h == "" {
+	if r.reportsThroughTB(fn) {
+		// The same through testing.TB (or another interface *testing.T
+		// implements): gosct.TB(tb).Log(...) looks at the dynamic type.
+		if recv, ok := r.recvExpr(se, sel, false); ok {
+			se.X = r.hook(pos, "TB", recv)
+		}
 		return
 	}
-	recv, ok := r.recvExpr(se, sel, wantAddr)
+	op, ok := r.methodOpOf(fn, sel)
 	if !ok {
 		return
 	}
-	nc := r.hook(pos, h, append([]ast.Expr{recv}, call.Args...)...)
+	recv, ok := r.recvExpr(se, sel, op.wantAddr)
+	if !ok {
+		return
+	}
+	nc := r.hook(pos, op.hook, append([]ast.Expr{recv}, call.Args...)...)
 	nc.Ellipsis = call.Ellipsis
 	c.Replace(r.replaced(nc, call))
 }
@@ -282,6 +306,10 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 		return chanElem(t) != nil
 	}
 	switch name {
+	case "delete", "clear":
+		if m := r.mapBuiltinOperand(call); m != nil {
+			call.Args[0] = r.mapAccess(m, "Write")
+		}
 	case "close":
 		c.Replace(r.replaced(r.hook(call.Pos(), "Close", call.Args[0]), call))
 	case "len":
@@ -347,6 +375,10 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 			if r.callee[se] {
 				return
 			}
+			if isAtomicKind(obj) {
+				r.atomicFuncValue(c, se, obj)
+				return
+			}
 			if h, ok := funcHooks[funcKey(obj)]; ok {
 				if sig := obj.Type().(*types.Signature); sig.TypeParams().Len() == 0 {
 					c.Replace(r.replaced(r.hookFunc(se.Pos(), h), se))
@@ -361,6 +393,12 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 	case types.MethodVal:
 		if !r.callee[se] {
 			r.methodValue(c, se, sel)
+		}
+	case types.MethodExpr:
+		// Called directly with the method's own receiver type, the call
+		// is rewritten by methodExprCall.
+		if !r.callee[se] || len(sel.Index()) > 1 {
+			r.methodExpr(c, se, sel)
 		}
 	}
 }

@@ -26,6 +26,10 @@ func (r *fileRewriter) send(pos token.Pos, name string, ch, v ast.Expr) *ast.Cal
 // variable; before, the variable is declared once, outside the loop, and
 // assigned only when a value was received, as the range loop does.
 func (r *fileRewriter) postRange(c *astutil.Cursor, n *ast.RangeStmt) {
+	if r.isMap(n.X) {
+		n.X = r.mapAccess(unparen(n.X), "Read")
+		return
+	}
 	elem := chanElem(r.typeOf(n.X))
 	if elem == nil {
 		return

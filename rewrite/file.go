@@ -46,6 +46,9 @@ type fileRewriter struct {
 	tests        []string
 	gotoLabels   map[string]bool // labels some goto of the file targets
 	breakLabels  map[string]bool // labels some break or continue targets
+
+	testingTType types.Type // *testing.T, once testingT looked it up
+	testingTDone bool
 }
 
 func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fileRewriter {

@@ -88,7 +88,7 @@ func (r *fileRewriter) deferredAtomic(c *astutil.Cursor, call *ast.CallExpr, pos
 	var t temps
 	var addrE ast.Expr
 	var inner *ast.CallExpr
-	if sel != nil {
+	if sel != nil && sel.Kind() != types.MethodExpr {
 		recv, ok := r.recvExpr(se, sel, true)
 		if !ok {
 			return

@@ -8,25 +8,67 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 )
 
+// methodOp is how a method used as a function value is rewritten.
+type methodOp struct {
+	hook     string // the hook taking the receiver first; "" for an atomic
+	wantAddr bool   // the hook takes the receiver's address
+	atomic   bool   // sync/atomic, sync.Map, sync.Pool: scheduling point, then the call
+}
+
+// methodOpOf is the rewriting of a call of fn (selected by sel), if any.
+func (r *fileRewriter) methodOpOf(fn *types.Func, sel *types.Selection) (methodOp, bool) {
+	if isAtomicKind(fn) {
+		return methodOp{atomic: true, wantAddr: true}, true
+	}
+	if h := methodHooks[methodKey(fn)]; h != "" {
+		return methodOp{hook: h, wantAddr: true}, true
+	}
+	if h := r.lockerHook(fn, sel); h != "" {
+		return methodOp{hook: h}, true
+	}
+	if isCleanupIface(fn) {
+		return methodOp{hook: "CleanupTB"}, true
+	}
+	return methodOp{}, false
+}
+
+// opBody is the body of a function literal that performs op with fn on
+// the receiver recv (an expression without side effects: it may be
+// evaluated twice) and args.
+func (r *fileRewriter) opBody(pos token.Pos, fn *types.Func, op methodOp, recv ast.Expr, args []ast.Expr, hasResult bool) []ast.Stmt {
+	var pre []ast.Stmt
+	var call *ast.CallExpr
+	if op.atomic {
+		pre = append(pre, exprStmt(r.hook(pos, atomicHookName(fn), recv)))
+		x := recv
+		if _, simple := recv.(*ast.Ident); !simple {
+			x = &ast.ParenExpr{X: recv}
+		}
+		call = &ast.CallExpr{Fun: &ast.SelectorExpr{X: x, Sel: ident(fn.Name())}, Args: args}
+	} else {
+		call = r.hook(pos, op.hook, append([]ast.Expr{recv}, args...)...)
+	}
+	if hasResult {
+		return append(pre, &ast.ReturnStmt{Results: []ast.Expr{call}})
+	}
+	return append(pre, exprStmt(call))
+}
+
 // methodValue rewrites mu.Lock used as a value into a function literal
-// calling the hook. The receiver is evaluated where the method value is,
-// as Go does: directly if it is a variable's address, else through an
-// immediately called literal that binds it.
+// calling the hook (an atomic method, v.Add, into one calling the method
+// after its scheduling point). The receiver is evaluated where the method
+// value is, as Go does: directly if it is a variable's address, else
+// through an immediately called literal that binds it.
 func (r *fileRewriter) methodValue(c *astutil.Cursor, se *ast.SelectorExpr, sel *types.Selection) {
 	fn, _ := sel.Obj().(*types.Func)
 	if fn == nil {
 		return
 	}
-	h := methodHooks[methodKey(fn)]
-	wantAddr := true
-	if h == "" {
-		h = r.lockerHook(fn, sel)
-		wantAddr = false
-	}
-	if h == "" {
+	op, ok := r.methodOpOf(fn, sel)
+	if !ok {
 		return
 	}
-	recv, ok := r.recvExpr(se, sel, wantAddr)
+	recv, ok := r.recvExpr(se, sel, op.wantAddr)
 	if !ok {
 		return
 	}
@@ -47,12 +89,8 @@ func (r *fileRewriter) methodValue(c *astutil.Cursor, se *ast.SelectorExpr, sel 
 	if !stable {
 		bound = ast.NewIdent("gosct_r")
 	}
-	call := r.hook(se.Pos(), h, append([]ast.Expr{bound}, args...)...)
-	var body ast.Stmt = exprStmt(call)
-	if sig.Results().Len() > 0 {
-		body = &ast.ReturnStmt{Results: []ast.Expr{call}}
-	}
-	lit := &ast.FuncLit{Type: ft, Body: &ast.BlockStmt{List: []ast.Stmt{body}}}
+	body := r.opBody(se.Pos(), fn, op, bound, args, sig.Results().Len() > 0)
+	lit := &ast.FuncLit{Type: ft, Body: &ast.BlockStmt{List: body}}
 	if stable {
 		c.Replace(r.replaced(lit, se))
 		return

@@ -24,6 +24,10 @@ type module struct {
 	GoMod     string // path of go.mod
 	Content   []byte // go.mod as on disk
 	hasVendor bool
+	// Work is the go.work file governing the module ("" in module
+	// mode), WorkContent its content: see workspace.go.
+	Work        string
+	WorkContent []byte
 }
 
 // findModule finds the one module containing the directories of all
@@ -62,13 +66,37 @@ func findModule(dir string, patterns []string) (*module, error) {
 		if err != nil {
 			return nil, err
 		}
+		work, err := workspaceOf(start)
+		if err != nil {
+			return nil, err
+		}
+		if work != "" && (m == nil || !inWorkspace(work, m.Dir)) {
+			// The go command would not find the module either: in
+			// workspace mode a directory belongs to a module of the
+			// workspace or to none.
+			var uses []string
+			for _, u := range workspaceUses(work) {
+				uses = append(uses, u.Path)
+			}
+			return nil, userErrorf("%s: directory is in the workspace of %s but not inside one of its modules (%s): run gosct in a module's directory, once per module", start, work, strings.Join(uses, ", "))
+		}
 		if m == nil {
 			return nil, userErrorf("%s: directory is not inside a Go module (no go.mod found in it or any parent)", start)
+		}
+		if work != "" {
+			m.Work = work
 		}
 		if found != nil && found.Dir != m.Dir {
 			return nil, userErrorf("patterns span two modules (%s and %s): run gosct once per module", found.Dir, m.Dir)
 		}
 		found = m
+	}
+	if found.Work != "" {
+		data, err := os.ReadFile(found.Work)
+		if err != nil {
+			return nil, userErrorf("workspace: %v", err)
+		}
+		found.WorkContent = data
 	}
 	return found, nil
 }

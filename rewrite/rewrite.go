@@ -10,6 +10,7 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
@@ -96,7 +97,15 @@ func Instrument(ctx context.Context, o Options) (*Build, error) {
 	// Vetting instrumented code checks gosct's rewriting, not the user's
 	// code (and is not cached for overlaid packages).
 	b := &Build{ModDir: mod.Dir, Warnings: ld.warnings, Flags: []string{"-vet=off"}}
-	if mod.hasVendor {
+	switch {
+	case mod.Work != "":
+		// Workspace mode ignores the modules' vendor directories and
+		// refuses -mod=mod; a workspace's own vendor directory
+		// (go work vendor) lacks the runtime.
+		if st, err := os.Stat(filepath.Join(filepath.Dir(mod.Work), "vendor")); err == nil && st.IsDir() {
+			b.Flags = append(b.Flags, "-mod=readonly")
+		}
+	case mod.hasVendor:
 		b.Flags = append(b.Flags, "-mod=mod")
 	}
 	w := newWriter(cache)

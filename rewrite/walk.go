@@ -48,6 +48,9 @@ func (r *fileRewriter) pre(c *astutil.Cursor) bool {
 	case *ast.IncDecStmt:
 		r.noRead[unparen(n.X)] = true
 	case *ast.RangeStmt:
+		if r.isMap(n.X) {
+			r.noRead[unparen(n.X)] = true // the range reads the map: see postRange
+		}
 		if n.Key != nil {
 			r.noRead[unparen(n.Key)] = true
 		}
@@ -78,6 +81,9 @@ func (r *fileRewriter) pre(c *astutil.Cursor) bool {
 		r.noRead[unparen(n.X)] = true
 	case *ast.CallExpr:
 		r.callee[unparen(n.Fun)] = true
+		if m := r.mapBuiltinOperand(n); m != nil {
+			r.noRead[m] = true // the map operand gets a Write of its own
+		}
 	case *ast.LabeledStmt:
 		// The rewriting of a select or range loop is a block; break and
 		// continue need the label inside it (on the switch or loop), goto
@@ -88,13 +94,15 @@ func (r *fileRewriter) pre(c *astutil.Cursor) bool {
 	case *ast.SelectStmt:
 		r.markSelect(n)
 	case *ast.GoStmt:
-		if r.isAtomicCall(n.Call) {
+		if r.isAtomicCall(n.Call) || r.mapBuiltinOperand(n.Call) != nil {
 			r.skip[n.Call] = true
 		}
 	case *ast.DeferStmt:
 		// Deferred, the Then form would perform the atomic operation at
-		// the defer statement, not at return: see deferredAtomic.
-		if r.isAtomicCall(n.Call) {
+		// the defer statement, not at return: see deferredAtomic. The
+		// Write of a deferred delete(m, k) would come too early as well
+		// (before the lock a later statement takes): left alone.
+		if r.isAtomicCall(n.Call) || r.mapBuiltinOperand(n.Call) != nil {
 			r.skip[n.Call] = true
 		}
 	}
@@ -143,8 +151,15 @@ func (r *fileRewriter) post(c *astutil.Cursor) bool {
 		r.postAssign(c, n)
 	case *ast.ValueSpec:
 		if len(n.Names) == 2 && len(n.Values) == 1 {
-			if u, ok := unparen(n.Values[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-				n.Values[0] = r.hook(u.Pos(), "Recv2", u.X)
+			switch x := unparen(n.Values[0]).(type) {
+			case *ast.UnaryExpr:
+				if x.Op == token.ARROW {
+					n.Values[0] = r.hook(x.Pos(), "Recv2", x.X)
+				}
+			case *ast.IndexExpr:
+				if r.instrumentedMapIndex(x) {
+					n.Values[0] = r.commaOKRead(x)
+				}
 			}
 		}
 	case *ast.IncDecStmt:
@@ -298,6 +313,29 @@ func isUntyped(t types.Type) bool {
 	return ok && b.Info()&types.IsUntyped != 0
 }
 
+// instrumentedMapIndex reports m[k] on a map whose reads are instrumented
+// (m evaluated twice is the same map).
+func (r *fileRewriter) instrumentedMapIndex(ix *ast.IndexExpr) bool {
+	if !sideEffectFree(r.info, ix.X) {
+		return false
+	}
+	t := r.typeOf(ix.X)
+	if t == nil {
+		return false
+	}
+	_, isMap := t.Underlying().(*types.Map)
+	return isMap && r.sharedMem(ix)
+}
+
+// commaOKRead is the comma-ok read m[k] with its Read on the map operand,
+// gosct.Then(gosct.Read(m), m)[k]: still an index expression, so it keeps
+// its two values where no statement can go before it (the init of an if
+// or switch, a var declaration).
+func (r *fileRewriter) commaOKRead(ix *ast.IndexExpr) *ast.IndexExpr {
+	m := r.hook(ix.Pos(), "Then", r.hook(ix.Pos(), "Read", ix.X), ix.X)
+	return &ast.IndexExpr{X: m, Lbrack: ix.Lbrack, Index: ix.Index, Rbrack: ix.Rbrack}
+}
+
 // postAssign handles v, ok := <-ch and writes of shared memory.
 func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 	if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
@@ -305,11 +343,14 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 			n.Rhs[0] = r.hook(u.Pos(), "Recv2", u.X)
 		}
 	}
-	if len(n.Lhs) == 2 && len(n.Rhs) == 1 && !r.skip[n] && c.Index() >= 0 {
-		// v, ok := m[k] cannot be wrapped: a Read before the statement.
-		if ix, ok := unparen(n.Rhs[0]).(*ast.IndexExpr); ok && sideEffectFree(r.info, ix.X) {
-			if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap && r.sharedMem(ix) {
+	if len(n.Lhs) == 2 && len(n.Rhs) == 1 && !r.skip[n] {
+		// v, ok := m[k] cannot be wrapped: a Read before the statement,
+		// or on the map operand where there is no statement list.
+		if ix, ok := unparen(n.Rhs[0]).(*ast.IndexExpr); ok && r.instrumentedMapIndex(ix) {
+			if c.Index() >= 0 {
 				c.InsertBefore(exprStmt(r.hook(ix.Pos(), "Read", ix.X)))
+			} else {
+				n.Rhs[0] = r.commaOKRead(ix)
 			}
 		}
 	}

@@ -52,6 +52,7 @@ func startCleanups(t *testing.T) {
 //
 //go:norace
 func runCleanups(t *testing.T) {
+	cancelTestContext(t) // t.Context() is canceled before the cleanups: testcontext.go
 	cleanupMu.Lock()
 	fs := cleanups[t]
 	var f func()

@@ -20,8 +20,14 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool { return t.Run(name
 func Parallel(t *testing.T)                                  { t.Parallel() }
 func Cleanup(t *testing.T, f func())                         { t.Cleanup(f) }
 func T(t *testing.T) *testing.T                              { return t }
-func Go(f func())                                            { go f() }
-func Gosched()                                               { runtime.Gosched() }
+func CleanupTB(tb interface{ Cleanup(func()) }, f func())    { tb.Cleanup(f) }
+func TestContext(t *testing.T) context.Context               { return t.Context() }
+func TestContextTB(tb interface{ Context() context.Context }) context.Context {
+	return tb.Context()
+}
+func TB[I any](tb I) I { return tb }
+func Go(f func())      { go f() }
+func Gosched()         { runtime.Gosched() }
 
 func Chan[T any](c chan T) chan T       { return c }
 func Send[T any](c chan<- T, v T)       { c <- v }

@@ -1,0 +1,3 @@
+module example.com/gaps
+
+go 1.24

@@ -1,0 +1,34 @@
+package pools
+
+import (
+	"bytes"
+	"sync"
+)
+
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+type S struct{ p sync.Pool }
+
+func Use(s *S) string {
+	b := bufs.Get().(*bytes.Buffer)
+	defer bufs.Put(b)
+	b.Reset()
+	b.WriteString("x")
+	s.p.Put(1)
+	_ = s.p.Get()
+	get := s.p.Get
+	_ = get()
+	return b.String()
+}
+
+func Maps(m *sync.Map) {
+	m.Store("a", 1)
+	m.LoadOrStore("b", 2)
+	m.LoadAndDelete("a")
+	m.Delete("b")
+	m.Swap("c", 3)
+	m.CompareAndSwap("c", 3, 4)
+	m.CompareAndDelete("c", 4)
+	m.Range(func(k, v any) bool { return true })
+	m.Clear()
+}
