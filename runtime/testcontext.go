@@ -31,6 +31,8 @@ type contexter interface{ Context() context.Context }
 
 // TestContext replaces t.Context() in instrumented code. The same t gets
 // the same context, as from testing.
+//
+//go:norace
 func TestContext(t *testing.T) context.Context {
 	parent := context.Background()
 	if c, ok := any(t).(contexter); ok {
@@ -54,6 +56,8 @@ func TestContext(t *testing.T) context.Context {
 
 // TestContextTB replaces tb.Context() through an interface (testing.TB):
 // TestContext for a *testing.T, the plain call otherwise.
+//
+//go:norace
 func TestContextTB(tb interface{ Context() context.Context }) context.Context {
 	if t, ok := tb.(*testing.T); ok && t != nil {
 		return TestContext(t)
@@ -63,6 +67,8 @@ func TestContextTB(tb interface{ Context() context.Context }) context.Context {
 
 // cancelTestContext cancels the context TestContext gave for t, if any:
 // runCleanups calls it before the first cleanup.
+//
+//go:norace
 func cancelTestContext(t *testing.T) {
 	testCtxMu.Lock()
 	c := testCtxs[t]

@@ -9,6 +9,8 @@ import "testing"
 // the plain call.
 
 // CleanupTB replaces tb.Cleanup(f) on an interface value.
+//
+//go:norace
 func CleanupTB(tb interface{ Cleanup(func()) }, f func()) {
 	if t, ok := tb.(*testing.T); ok && t != nil {
 		Cleanup(t, f)
@@ -20,6 +22,8 @@ func CleanupTB(tb interface{ Cleanup(func()) }, f func()) {
 // TB precedes a reporting call (Log, Error, Fatal, Skip and variants)
 // through an interface value or a type parameter: gosct.TB(tb).Log(...).
 // It returns tb unchanged.
+//
+//go:norace
 func TB[I any](tb I) I {
 	if t, ok := any(tb).(*testing.T); ok && t != nil {
 		T(t)
