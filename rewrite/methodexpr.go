@@ -34,10 +34,7 @@ func (r *fileRewriter) methodExpr(c *astutil.Cursor, se *ast.SelectorExpr, sel *
 	if ft == nil {
 		return
 	}
-	var params []ast.Expr
-	for _, f := range ft.Params.List {
-		params = append(params, f.Names[0])
-	}
+	params := paramNames(ft)
 	// The receiver is the first parameter; recvExpr finds the embedded
 	// field on the way from its type.
 	p0 := ident("gosct_p0")
@@ -83,10 +80,7 @@ func (r *fileRewriter) atomicFuncValue(c *astutil.Cursor, se *ast.SelectorExpr, 
 	if ft == nil {
 		return
 	}
-	var params []ast.Expr
-	for _, f := range ft.Params.List {
-		params = append(params, f.Names[0])
-	}
+	params := paramNames(ft)
 	pos := se.Pos()
 	var call ast.Stmt = exprStmt(&ast.CallExpr{Fun: se, Args: params})
 	if sig.Results().Len() > 0 {

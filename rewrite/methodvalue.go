@@ -80,10 +80,7 @@ func (r *fileRewriter) methodValue(c *astutil.Cursor, se *ast.SelectorExpr, sel 
 	if ft == nil {
 		return
 	}
-	var args []ast.Expr
-	for _, f := range ft.Params.List {
-		args = append(args, f.Names[0])
-	}
+	args := paramNames(ft)
 	stable := isVarAddr(recv)
 	bound := recv
 	if !stable {
@@ -153,4 +150,14 @@ func (r *fileRewriter) funcTypeExpr(sig *types.Signature) *ast.FuncType {
 		}
 	}
 	return ft
+}
+
+// paramNames lists the parameters of a function type funcTypeExpr built
+// (one name per field), as call arguments.
+func paramNames(ft *ast.FuncType) []ast.Expr {
+	var names []ast.Expr
+	for _, f := range ft.Params.List {
+		names = append(names, f.Names[0])
+	}
+	return names
 }
