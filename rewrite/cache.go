@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // writer puts generated files into the cache under names derived from
@@ -109,41 +110,31 @@ func writeOverlay(b *Build, mod *module, w *writer) error {
 	return err
 }
 
-// runtimeDirs are the directories of gosct's module compiled into
-// instrumented test binaries.
-var runtimeDirs = []string{"runtime", "strategies", "replay", "internal/wire"}
-
 // runtimeSource is the source of gosct's module the runtime is unpacked
-// from; tests substitute a stub.
+// from (gosct.Source, whose //go:embed lines are the one list of the
+// packages it holds); tests substitute a stub.
 var runtimeSource fs.FS = embeddedSource
 
-// unpackRuntime copies the non-test Go files and the assembly files
-// (.s, .h: the runtime reads the goroutine pointer in assembly) of
-// runtimeDirs from runtimeSource, with a generated go.mod, into a
-// directory named after their content, and returns it.
+// unpackRuntime copies the Go and assembly files (.s, .h: the runtime
+// reads the goroutine pointer in assembly) of runtimeSource but its tests,
+// with a generated go.mod, into a directory named after their content, and
+// returns it.
 func unpackRuntime(cache string) (string, error) {
 	type file struct {
 		name string
 		data []byte
 	}
 	var files []file
-	for _, d := range runtimeDirs {
-		ents, err := fs.ReadDir(runtimeSource, d)
-		if err != nil {
-			return "", fmt.Errorf("embedded gosct source: %v", err)
+	err := fs.WalkDir(runtimeSource, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !isSourceFile(e.Name()) {
+			return err
 		}
-		for _, e := range ents {
-			n := e.Name()
-			ext := path.Ext(n)
-			if e.IsDir() || ext != ".go" && ext != ".s" && ext != ".h" || strings.HasSuffix(n, "_test.go") {
-				continue
-			}
-			data, err := fs.ReadFile(runtimeSource, path.Join(d, n))
-			if err != nil {
-				return "", err
-			}
-			files = append(files, file{path.Join(d, n), data})
-		}
+		data, err := fs.ReadFile(runtimeSource, p)
+		files = append(files, file{p, data})
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("embedded gosct source: %v", err)
 	}
 	files = append(files, file{"go.mod", []byte("module " + gosctModule + "\n\ngo " + minGo + "\n")})
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
@@ -178,3 +169,26 @@ func unpackRuntime(cache string) (string, error) {
 	}
 	return dir, nil
 }
+
+// isSourceFile reports the files of a package that its build reads.
+func isSourceFile(name string) bool {
+	switch path.Ext(name) {
+	case ".go":
+		return !strings.HasSuffix(name, "_test.go")
+	case ".s", ".h":
+		return true
+	}
+	return false
+}
+
+// ownPackages are the import paths of the packages gosct.Source holds.
+var ownPackages = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	fs.WalkDir(embeddedSource, ".", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && isSourceFile(e.Name()) {
+			m[gosctModule+"/"+path.Dir(p)] = true
+		}
+		return err
+	})
+	return m
+})

@@ -139,12 +139,7 @@ func load(ctx context.Context, mod *module, o Options) (*loaded, error) {
 // isGosctOwn reports packages that are gosct's runtime: instrumenting the
 // runtime with its own hooks would recurse.
 func isGosctOwn(path string) bool {
-	for _, d := range runtimeDirs {
-		if path == gosctModule+"/"+d {
-			return true
-		}
-	}
-	return false
+	return ownPackages()[path]
 }
 
 // compileError turns the errors of a package into a UserError naming the
