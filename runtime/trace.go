@@ -13,8 +13,8 @@ import (
 	"github.com/gosct/gosct/strategies"
 )
 
-// Version is gosct's version, recorded in traces.
-const Version = "0.1.0"
+// Version is gosct's version, recorded in traces (set in package wire).
+const Version = wire.Version
 
 // trailStrategy takes the decisions of a recorded trail again; past its
 // end, or where a choice is not available, it takes the first choice and

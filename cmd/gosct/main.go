@@ -19,8 +19,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"syscall"
+
+	"github.com/gosct/gosct/internal/wire"
 )
 
 // Exit statuses: scripts rely on them, so a bug is never exitError and an
@@ -30,10 +31,6 @@ const (
 	exitBug   = 1
 	exitError = 2
 )
-
-// version is the release of this source tree; a binary built by `go install`
-// of a tagged module reports the tag instead.
-const version = "v0.1.0-dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -82,14 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// gosctVersion is the version recorded in traces and printed by --version.
-func gosctVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return version
-}
-
+// versionString is gosct's version (the one traces record) and the
+// toolchain it was built with.
 func versionString() string {
-	return fmt.Sprintf("gosct %s (%s %s/%s)", gosctVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("gosct %s (%s %s/%s)", wire.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
