@@ -30,7 +30,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("gosct-bench", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	root := fs.String("root", "testprogs", "the corpus directory")
-	strats := fs.String("strategies", strings.Join(DefaultStrategies, ","), "comma-separated strategies (pct1..pct3 are PCT with depth d)")
+	strats := fs.String("strategies", strings.Join(DefaultStrategies(), ","), "comma-separated strategies (pct1..pct3 are PCT with depth d)")
 	schedules := fs.Int("schedules", DefaultSchedules, "schedule limit per run")
 	seed := fs.Int64("seed", 1, "seed of every run")
 	budget := fs.Duration("budget", DefaultBudget, "wall-clock budget per run (0: none)")

@@ -2,7 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // Strategy is one column of the benchmark: a gosct strategy and its
@@ -15,33 +18,46 @@ type Strategy struct {
 	Strategy string
 	Depth    int
 	// CountBuggy runs the whole schedule limit, not stopping at the first
-	// bug, to measure the fraction of buggy schedules (the paper reports it
-	// for the randomized techniques only).
+	// bug, to measure the fraction of buggy schedules: for the sampling
+	// strategies (random, PCT), as the paper reports it for the
+	// randomized techniques only.
 	CountBuggy bool
 }
 
-// DefaultStrategies are the columns of the full benchmark.
-var DefaultStrategies = []string{"random", "pct1", "pct2", "pct3", "dfs", "pb", "db", "dfsrb", "portfolio"}
+// paperColumns are the columns of the techniques of the SCTBench paper, in
+// its order; the full benchmark runs them first.
+var paperColumns = []string{"random", "pct1", "pct2", "pct3", "dfs", "pb", "db"}
 
-// ParseStrategy turns a column name into a Strategy: "pctD" is PCT with
-// depth D, "pct" PCT with the default depth 3; random and PCT count buggy
-// schedules.
-func ParseStrategy(name string) (Strategy, error) {
-	switch name {
-	case "random":
-		return Strategy{Name: name, Strategy: name, CountBuggy: true}, nil
-	case "pct":
-		return Strategy{Name: "pct3", Strategy: "pct", Depth: 3, CountBuggy: true}, nil
-	case "dfs", "pb", "db", "dfsrb", "portfolio":
-		return Strategy{Name: name, Strategy: name}, nil
-	}
-	if strings.HasPrefix(name, "pct") {
-		var d int
-		if _, err := fmt.Sscanf(name, "pct%d", &d); err == nil && d >= 1 && fmt.Sprintf("pct%d", d) == name {
-			return Strategy{Name: name, Strategy: "pct", Depth: d, CountBuggy: true}, nil
+// DefaultStrategies returns the columns of the full benchmark: the paper's
+// techniques, then every other registered strategy by name, the default
+// strategy last.
+func DefaultStrategies() []string {
+	cols := append([]string(nil), paperColumns...)
+	for _, n := range strategies.Names() {
+		if _, err := ParseStrategy(n); err == nil && n != strategies.DefaultStrategy && n != "pct" && !contains(cols, n) {
+			cols = append(cols, n)
 		}
 	}
-	return Strategy{}, fmt.Errorf("unknown strategy %q (known: random, pct1, pct2, pct3, dfs, pb, db, dfsrb, portfolio)", name)
+	return append(cols, strategies.DefaultStrategy)
+}
+
+// ParseStrategy turns a column name into a Strategy: the name of a
+// registered strategy, or "pctD" for PCT with depth D ("pct" is PCT with
+// the default depth, column pct3).
+func ParseStrategy(name string) (Strategy, error) {
+	base, depth := name, 0
+	if d, err := strconv.Atoi(strings.TrimPrefix(name, "pct")); strings.HasPrefix(name, "pct") && err == nil && d >= 1 && "pct"+strconv.Itoa(d) == name {
+		base, depth = "pct", d
+	}
+	info, ok := strategies.Lookup(base)
+	if !ok {
+		return Strategy{}, fmt.Errorf("unknown strategy %q (known: %s, and pctD for PCT with depth D)", name, strings.Join(strategies.Names(), ", "))
+	}
+	if base == "pct" && depth == 0 {
+		depth = strategies.DefaultDepth
+		name = "pct" + strconv.Itoa(depth)
+	}
+	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling}, nil
 }
 
 // ParseStrategies parses a comma-separated list of column names.
@@ -66,4 +82,13 @@ func ParseStrategies(list string) ([]Strategy, error) {
 		return nil, fmt.Errorf("no strategy given")
 	}
 	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

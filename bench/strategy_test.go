@@ -1,6 +1,9 @@
 package bench
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseStrategies(t *testing.T) {
 	st, err := ParseStrategies("random, pct1,pct,dfs,pct3")
@@ -24,9 +27,16 @@ func TestParseStrategies(t *testing.T) {
 			t.Errorf("ParseStrategies(%q) succeeded", bad)
 		}
 	}
-	for _, n := range DefaultStrategies {
+	for _, n := range DefaultStrategies() {
 		if _, err := ParseStrategy(n); err != nil {
 			t.Errorf("default strategy %s: %v", n, err)
 		}
+	}
+}
+
+func TestDefaultStrategies(t *testing.T) {
+	got := strings.Join(DefaultStrategies(), ",")
+	if !strings.HasPrefix(got, "random,pct1,pct2,pct3,dfs,pb,db,") || !strings.HasSuffix(got, ",portfolio") || !strings.Contains(got, ",dfsrb,") {
+		t.Errorf("DefaultStrategies() = %s: want the paper's columns first, every registered strategy, the default last", got)
 	}
 }

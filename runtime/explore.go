@@ -66,7 +66,7 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		x.set.detailed = true
 	} else {
 		if c.Strategy == "" {
-			c.Strategy = "portfolio" // named in events and traces
+			c.Strategy = strategies.DefaultStrategy // named in events and traces
 		}
 		s, err := strategies.New(c.Strategy, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth})
 		if err != nil {
@@ -107,7 +107,7 @@ func (x *explorer) limit() int {
 	if x.c.Schedules > 0 {
 		return x.c.Schedules
 	}
-	return 1000
+	return strategies.DefaultSchedules
 }
 
 // explore runs the schedules. It stops at the first bug unless KeepGoing.

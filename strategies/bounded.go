@@ -41,6 +41,6 @@ func bound(o Options) int {
 }
 
 func init() {
-	register("pb", func(o Options) Strategy { return NewPB(o) })
-	register("db", func(o Options) Strategy { return NewDB(o) })
+	register(Info{Name: "pb", Summary: "iterative preemption bounding (--bound)", Systematic: true, New: func(o Options) Strategy { return NewPB(o) }})
+	register(Info{Name: "db", Summary: "iterative delay bounding (--bound)", Systematic: true, New: func(o Options) Strategy { return NewDB(o) }})
 }

@@ -17,4 +17,6 @@ func NewDFS(o Options) *DFS {
 	return &DFS{*newSearch("dfs", free, 0)}
 }
 
-func init() { register("dfs", func(o Options) Strategy { return NewDFS(o) }) }
+func init() {
+	register(Info{Name: "dfs", Summary: "depth-first search of every schedule", Systematic: true, New: func(o Options) Strategy { return NewDFS(o) }})
+}

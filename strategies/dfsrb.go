@@ -135,7 +135,9 @@ func NewDFSRBConfig(o Options, c DFSRBConfig) *DFSRB {
 	return &DFSRB{cfg: c, rng: newSavedRand(o.Seed)}
 }
 
-func init() { register("dfsrb", func(o Options) Strategy { return NewDFSRB(o) }) }
+func init() {
+	register(Info{Name: "dfsrb", Summary: "DFS with randomized early backtracking", Systematic: true, New: func(o Options) Strategy { return NewDFSRB(o) }})
+}
 
 func (s *DFSRB) last(path []rbFrame) rbFrame {
 	if len(path) == 0 {

@@ -72,7 +72,9 @@ func NewPCT(o Options) *PCT {
 	return &PCT{rng: newSavedRand(o.Seed), d: d, minN: o.Threads, minK: o.Steps}
 }
 
-func init() { register("pct", func(o Options) Strategy { return NewPCT(o) }) }
+func init() {
+	register(Info{Name: "pct", Summary: "probabilistic concurrency testing (--depth)", Sampling: true, New: func(o Options) Strategy { return NewPCT(o) }})
+}
 
 // NewExecution updates n and k from the execution that ended and draws the
 // priorities and change points of the next one.

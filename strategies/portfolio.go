@@ -62,7 +62,9 @@ func NewPortfolio(o Options) *Portfolio {
 	}}
 }
 
-func init() { register("portfolio", func(o Options) Strategy { return NewPortfolio(o) }) }
+func init() {
+	register(Info{Name: "portfolio", Summary: "random, PCT and delay bounding in turn", New: func(o Options) Strategy { return NewPortfolio(o) }})
+}
 
 // deriveSeed gives member i a seed of its own (splitmix64 of the pair), so
 // members do not draw the same random numbers.

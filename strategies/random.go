@@ -26,7 +26,9 @@ func (r *Random) NewExecution() bool { r.runs++; return true }
 // Next picks uniformly among p.Choices.
 func (r *Random) Next(p *Point) int { return r.rng.Intn(len(p.Choices)) }
 
-func init() { register("random", func(o Options) Strategy { return NewRandom(o) }) }
+func init() {
+	register(Info{Name: "random", Summary: "a random choice at every point", Sampling: true, New: func(o Options) Strategy { return NewRandom(o) }})
+}
 
 // savedRandom is the saved state of a Random.
 type savedRandom struct {

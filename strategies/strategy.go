@@ -10,8 +10,12 @@
 // re-executes the test from the start and replays a prefix of its decisions.
 //
 // One file per strategy: random.go, pct.go, dfs.go, bounded.go (preemption
-// and delay bounding), dfsrb.go, portfolio.go. New looks a strategy up by
-// the name used on the command line.
+// and delay bounding), dfsrb.go, portfolio.go. Each registers itself from
+// init with one call to register (registry.go): its name, whether it is
+// systematic, its constructor. The command line, the runtime and the
+// benchmark know the strategies only through that registry (New, Lookup,
+// All), and take the defaults of a run from it (DefaultStrategy,
+// DefaultSchedules).
 package strategies
 
 // Kind says what a scheduling point chooses between.

@@ -15,25 +15,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Defaults of `gosct test`, chosen so that a run over a package of ordinary
-// tests finishes in minutes: most concurrency bugs of the SCTBench and
-// GoBench corpora show within a few hundred schedules.
-const (
-	defaultStrategy  = "portfolio"
-	defaultSchedules = 1000
-	defaultBudget    = time.Minute
-	defaultDepth     = 3
-)
-
-// contractStrategies are the names the command-line contract promises. The
-// strategies package registers its implementations by name; a name it does
-// not (yet) know is still accepted here when the contract lists it, and the
-// runtime reports it.
-var contractStrategies = []string{"portfolio", "random", "pct", "dfs", "pb", "db", "dfsrb"}
-
-// systematic strategies can exhaust their search space, which the summary
-// reports as a proof within the model.
-var systematic = map[string]bool{"dfs": true, "pb": true, "db": true, "dfsrb": true}
+// defaultBudget is the wall-clock budget of a test function, chosen so that
+// a run over a package of ordinary tests finishes in minutes. The other
+// defaults (strategy, schedules, depth, bound) are the strategies
+// package's.
+const defaultBudget = time.Minute
 
 // errHelp is returned by the parsers for --help: usage goes to stdout and the
 // status is 0.
@@ -77,12 +63,12 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("gosct test", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	fs.StringVar(&o.strategy, "strategy", defaultStrategy, "search strategy: "+strings.Join(contractStrategies, ", "))
-	fs.IntVar(&o.schedules, "schedules", defaultSchedules, "most schedules per test function")
+	fs.StringVar(&o.strategy, "strategy", strategies.DefaultStrategy, "search strategy: "+strings.Join(strategies.Names(), ", ")+" (below)")
+	fs.IntVar(&o.schedules, "schedules", strategies.DefaultSchedules, "most schedules per test function")
 	fs.DurationVar(&o.budget, "budget", defaultBudget, "wall-clock budget per test function (0: none)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
-	fs.IntVar(&o.bound, "bound", 0, "pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default 3)")
-	fs.IntVar(&o.depth, "depth", defaultDepth, "pct: the bug depth d")
+	fs.IntVar(&o.bound, "bound", 0, fmt.Sprintf("pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default %d)", strategies.DefaultBound))
+	fs.IntVar(&o.depth, "depth", strategies.DefaultDepth, "pct: the bug depth d")
 	fs.StringVar(&o.run, "run", "", "which tests, as in go test -run")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
 	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
@@ -137,8 +123,8 @@ func parseTest(args []string) (*testOptions, error) {
 }
 
 func (o *testOptions) validate() error {
-	if !knownStrategy(o.strategy) {
-		return usagef("unknown strategy %q (known: %s)", o.strategy, strings.Join(knownStrategies(), ", "))
+	if _, ok := strategies.Lookup(o.strategy); !ok {
+		return usagef("unknown strategy %q (known: %s)", o.strategy, strings.Join(strategies.Names(), ", "))
 	}
 	if o.schedules < 1 {
 		return usagef("--schedules must be at least 1, not %d", o.schedules)
@@ -181,26 +167,23 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 	return &usageError{msg}
 }
 
-func knownStrategy(name string) bool {
-	for _, n := range knownStrategies() {
-		if n == name {
-			return true
+// strategyHelp lists the strategies for --help, the default first.
+func strategyHelp() string {
+	var b strings.Builder
+	b.WriteString("\nStrategies (--strategy):\n")
+	all := strategies.All()
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Name == strategies.DefaultStrategy && all[j].Name != strategies.DefaultStrategy })
+	for _, i := range all {
+		note := ""
+		switch {
+		case i.Name == strategies.DefaultStrategy:
+			note = "; the default"
+		case i.Systematic:
+			note = "; systematic"
 		}
+		fmt.Fprintf(&b, "  %-10s %s%s\n", i.Name, i.Summary, note)
 	}
-	return false
-}
-
-func knownStrategies() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, n := range append(append([]string(nil), contractStrategies...), strategies.Names()...) {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return b.String()
 }
 
 // topLevelRun returns the regexp of the first level of a -run pattern (the

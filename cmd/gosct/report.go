@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/strategies"
 )
 
 // reporter prints what the test binaries report, for people or (--json)
@@ -41,8 +42,14 @@ func newReporter(stdout, stderr io.Writer, json, verbose bool, strategy string, 
 	return &reporter{
 		stdout: stdout, stderr: stderr, json: json, verbose: verbose,
 		strategy: strategy, seed: seed, start: time.Now(),
-		keys: map[string]bool{}, systematic: systematic[strategy],
+		keys: map[string]bool{}, systematic: isSystematic(strategy),
 	}
+}
+
+// isSystematic reports a strategy that can exhaust its search space.
+func isSystematic(strategy string) bool {
+	i, _ := strategies.Lookup(strategy)
+	return i.Systematic
 }
 
 // jsonBug is the "bug" object of --json; the fields of the command-line

@@ -57,6 +57,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs := newTestFlagSet(&testOptions{})
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
+		fmt.Fprint(stdout, strategyHelp())
 		return exitOK
 	}
 	if err != nil {

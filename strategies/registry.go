@@ -1,0 +1,102 @@
+package strategies
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Defaults of an exploration, for the command line, the runtime and the
+// benchmark alike. The defaults of a strategy's own parameters are next to
+// it: DefaultDepth (pct.go), DefaultBound (bounded.go).
+const (
+	// DefaultStrategy is the strategy of a run that names none.
+	DefaultStrategy = "portfolio"
+	// DefaultSchedules is the most schedules a test function is explored
+	// under when the run sets no limit: most concurrency bugs of the
+	// SCTBench and GoBench corpora show within a few hundred schedules,
+	// and a package of ordinary tests is then explored in minutes.
+	DefaultSchedules = 1000
+)
+
+// Options parameterize a strategy. The zero value of a field means "the
+// strategy's default".
+type Options struct {
+	// Seed seeds every random choice. The same seed on the same program
+	// explores the same schedules.
+	Seed int64
+	// Bound is the largest preemption (pb) or delay (db) bound; the bounded
+	// strategies explore bounds 0, 1, ... Bound in turn. 0 selects
+	// DefaultBound, so that the zero Options are useful; a negative Bound
+	// asks for bound 0, the round-robin schedules only.
+	Bound int
+	// Depth is PCT's bug depth d (default 3).
+	Depth int
+	// Threads and Steps are initial estimates of PCT's n and k; PCT refines
+	// them from the executions it has seen.
+	Threads, Steps int
+}
+
+// Info describes a strategy to the programs that offer it: the command
+// line, the benchmark, the runtime.
+type Info struct {
+	// Name is the strategy's name on the command line ("pct").
+	Name string
+	// Summary is a few words for help texts.
+	Summary string
+	// Systematic strategies can exhaust their search space: when they
+	// have, every schedule (within their bound) was explored, which the
+	// summary reports as a proof within the model.
+	Systematic bool
+	// Sampling strategies draw every schedule independently of the others
+	// (random, PCT): the share of buggy schedules among many estimates the
+	// chance that one schedule finds the bug, which the benchmark reports.
+	Sampling bool
+	// New returns the strategy with the given options.
+	New func(Options) Strategy
+}
+
+var registry = map[string]Info{}
+
+// register is called by each strategy's file from init: one line makes a
+// strategy known to the command, the runtime and the benchmark.
+func register(i Info) {
+	if _, dup := registry[i.Name]; dup || i.Name == "" || i.New == nil {
+		panic("strategies: bad or duplicate registration of " + i.Name)
+	}
+	registry[i.Name] = i
+}
+
+// Lookup returns the strategy called name.
+func Lookup(name string) (Info, bool) {
+	i, ok := registry[name]
+	return i, ok
+}
+
+// All returns every strategy, by name.
+func All() []Info {
+	out := make([]Info, 0, len(registry))
+	for _, i := range registry {
+		out = append(out, i)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Name < out[b].Name })
+	return out
+}
+
+// Names lists the strategies New knows, sorted, for help texts.
+func Names() []string {
+	var names []string
+	for _, i := range All() {
+		names = append(names, i.Name)
+	}
+	return names
+}
+
+// New returns the strategy called name.
+func New(name string, o Options) (Strategy, error) {
+	i, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown strategy %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return i.New(o), nil
+}
