@@ -1,14 +1,9 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"time"
@@ -43,89 +38,63 @@ type runOutcome struct {
 	tail   string // the end of the output, to explain errors
 }
 
-// runBinary runs bin in dir with cfg (whose Results is set here) and
-// collects the events and the count of failed schedule subtests. Output is
-// scanned as it streams, not kept: a run that keeps going prints a report
-// for every buggy schedule.
+// runBinary runs bin in dir with cfg (testbin.Cmd) and collects the events
+// and the count of failed schedule subtests. Output is scanned as it
+// streams, not kept: a run that keeps going prints a report for every
+// buggy schedule.
 func runBinary(ctx context.Context, bin, dir, tmp string, cfg wire.Config, timeout time.Duration) (*runOutcome, error) {
-	f, err := os.CreateTemp(tmp, "results-*.jsonl")
-	if err != nil {
-		return nil, err
-	}
-	f.Close()
-	defer os.Remove(f.Name())
-	cfg.Results = f.Name()
-	b, err := json.Marshal(cfg)
-	if err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-test.run=.", "-test.count=1", "-test.timeout="+timeout.String())
-	cmd.Dir = dir
-	cmd.Env = append(testbin.EnvWithout(os.Environ(), wire.EnvConfig), wire.EnvConfig+"="+string(b))
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.WaitDelay = 5 * time.Second
 	o := &runOutcome{}
 	tail := newTail(20)
-	scanned := make(chan struct{})
-	go func() {
-		defer close(scanned)
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 64*1024), 16<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			if failedSchedule.MatchString(line) {
-				o.failed++
-			}
-			tail.add(line)
+	lines := &lineWriter{line: func(line string) {
+		if failedSchedule.MatchString(line) {
+			o.failed++
 		}
-		io.Copy(io.Discard, pr)
-	}()
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		<-scanned
-		return nil, err
-	}
-	werr := cmd.Wait()
-	o.wall = time.Since(start)
-	pw.Close()
-	<-scanned
-	o.tail = tail.String()
-	if werr != nil {
-		if ee, ok := werr.(*exec.ExitError); ok {
-			o.exit = ee.ExitCode()
-			if o.exit < 0 {
-				o.exit = 128
-			}
-		} else {
-			return nil, werr
-		}
-	}
-	o.events, err = readEvents(cfg.Results)
-	return o, err
-}
-
-// readEvents reads a results file; a cut last line (the binary died
-// writing it) is dropped.
-func readEvents(path string) ([]wire.Event, error) {
-	b, err := os.ReadFile(path)
+		tail.add(line)
+	}}
+	c := &testbin.Cmd{Bin: bin, Dir: dir, Config: cfg, TempDir: tmp, Output: lines,
+		Args: []string{"-test.run=.", "-test.count=1", "-test.timeout=" + timeout.String()}}
+	res, err := c.Run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []wire.Event
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+	lines.flush()
+	o.events, o.wall, o.exit, o.tail = res.Events, res.Wall, res.ExitCode, tail.String()
+	return o, nil
+}
+
+// lineWriter calls line for every line written to it; flush passes on a
+// last line without its newline.
+type lineWriter struct {
+	line    func(string)
+	partial []byte
+}
+
+func (w *lineWriter) Write(b []byte) (int, error) {
+	data := append(w.partial, b...)
+	for {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			break
 		}
-		var e wire.Event
-		if json.Unmarshal(line, &e) == nil {
-			out = append(out, e)
-		}
+		w.line(strings.TrimSuffix(string(data[:nl]), "\r"))
+		data = data[nl+1:]
 	}
-	return out, nil
+	// A line longer than 16 MB is cut: its start is all a count needs.
+	if len(data) > 16<<20 {
+		w.line(string(data))
+		data = data[:0]
+	}
+	w.partial = append(w.partial[:0], data...)
+	return len(b), nil
+}
+
+func (w *lineWriter) flush() {
+	if len(w.partial) > 0 {
+		w.line(string(w.partial))
+		w.partial = nil
+	}
 }
 
 // tail keeps the last n lines.

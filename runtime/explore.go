@@ -39,8 +39,8 @@ type explorer struct {
 	lastSave   time.Time
 	saveFailed bool
 	// stopped says why the exploration stopped before its limits
-	// ("interrupted", "skipped", "too long"), in the test event: the
-	// command stops a per-process exploration there too.
+	// (wire.StopInterrupted...), in the test event: the command stops a
+	// per-process exploration there too.
 	stopped string
 }
 
@@ -102,15 +102,30 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	return x, nil
 }
 
+// limits are the run's stopping rules (wire.Limits): the schedules, the
+// budget cut to end before go test's -timeout, the first bug.
+//
 //go:norace
-func (x *explorer) limit() int {
-	if x.c.Schedules > 0 {
-		return x.c.Schedules
+func (x *explorer) limits() wire.Limits {
+	l := wire.Limits{Schedules: x.c.Schedules, KeepGoing: x.c.KeepGoing}
+	if l.Schedules <= 0 {
+		l.Schedules = strategies.DefaultSchedules
 	}
-	return strategies.DefaultSchedules
+	if !x.deadline.IsZero() {
+		l.Budget = max(x.deadline.Sub(x.start), 1)
+	}
+	return l
 }
 
-// explore runs the schedules. It stops at the first bug unless KeepGoing.
+// progress is how far the exploration got in this run.
+//
+//go:norace
+func (x *explorer) progress() wire.Progress {
+	return wire.Progress{Schedules: x.schedules - x.resumed, Elapsed: time.Since(x.start), Bugs: x.bugs,
+		Exhausted: x.exhausted, Stopped: x.stopped}
+}
+
+// explore runs the schedules until the stopping rules say so.
 //
 //go:norace
 func (x *explorer) explore(body func(*testing.T)) {
@@ -120,16 +135,13 @@ func (x *explorer) explore(body func(*testing.T)) {
 		x.lastSave = time.Now()
 	}
 	lastProgress := time.Now()
-	for x.schedules-x.resumed < x.limit() {
+	for lim := x.limits(); !lim.Done(x.progress()); {
 		if now := time.Now(); now.Sub(lastProgress) > 500*time.Millisecond {
 			lastProgress = now
 			x.emit(&wire.Event{Event: "progress", Schedules: x.schedules - x.resumed, Resumed: x.resumed, Bugs: x.bugs, ElapsedS: now.Sub(x.start).Seconds()})
 		}
-		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
-			break
-		}
 		if x.statePath != "" && interrupted.Load() {
-			x.stopped = "interrupted"
+			x.stopped = wire.StopInterrupted
 			break
 		}
 		if x.saveDue() {
@@ -149,12 +161,12 @@ func (x *explorer) explore(body func(*testing.T)) {
 		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
-				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
-			x.stopped = "too long"
+				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped, not explored (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
+			x.stopped = wire.StopTooLong
 			break
 		}
 		if skipped {
-			x.stopped = "skipped"
+			x.stopped = wire.StopSkipped
 			break
 		}
 		if x.replayer != nil {
@@ -164,9 +176,6 @@ func (x *explorer) explore(body func(*testing.T)) {
 		}
 		if e.bug != nil {
 			x.found(e, body)
-			if !x.c.KeepGoing {
-				break
-			}
 		}
 	}
 	x.finish()

@@ -21,15 +21,9 @@ import (
 // exits; the command chains the processes and aggregates their events into
 // what one in-process exploration would have reported.
 
-// limits are the stopping conditions of one test function's exploration.
-type limits struct {
-	schedules int
-	budget    time.Duration
-}
-
 // perProcess explores the test functions tests of pkg, one process per
 // schedule. run is the user's --run pattern (its subtest levels apply).
-func (r *runner) perProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, tests []string, lim limits) {
+func (r *runner) perProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, tests []string, lim wire.Limits) {
 	if r.rep.progress != nil {
 		r.rep.progress.begin(pkg.ImportPath, len(tests))
 	}
@@ -41,14 +35,14 @@ func (r *runner) perProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Co
 	}
 }
 
-// perProcessTest explores one test function until it stops as an
-// in-process exploration would: schedule or time budget, first bug (unless
-// KeepGoing), exhausted search, interrupt; or a process that reports
-// nothing (an error, reported; with KeepGoing a schedule that ended its
-// process is passed over).
-func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wire.Config, pattern, test string, lim limits) {
+// perProcessTest explores one test function until the stopping rules of an
+// in-process exploration (wire.Limits) say so, from the processes' reports
+// added up; or until a process reports nothing (an error, reported; with
+// KeepGoing a schedule that ended its process is passed over).
+func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wire.Config, pattern, test string, lim wire.Limits) {
 	start := time.Now()
 	total := wire.Event{Event: "test", Package: pkg.ImportPath, Test: test, Strategy: cfg.Strategy}
+	var prog wire.Progress
 	c := cfg
 	c.Schedules, c.BudgetNS, c.PerProcess = 1, 0, true
 	lastDraw := time.Time{}
@@ -58,12 +52,12 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		saved = st.Schedules
 		total.Resumed = saved
 	}
-	for total.Schedules < lim.schedules {
-		if lim.budget > 0 && time.Since(start) >= lim.budget {
+	for {
+		if prog.Elapsed = time.Since(start); lim.Done(prog) {
 			break
 		}
 		if r.ctx.Err() != nil {
-			total.Message = "interrupted"
+			prog.Stopped = wire.StopInterrupted
 			break
 		}
 		var got *wire.Event
@@ -95,7 +89,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 				break
 			}
 			r.crashed(pkg.ImportPath, test, st.Schedules, res)
-			total.Schedules += st.Schedules - saved
+			prog.Schedules += st.Schedules - saved
 			saved = st.Schedules
 			if cfg.KeepGoing {
 				continue
@@ -104,24 +98,21 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		}
 		r.check(pkg.ImportPath, res, []string{test})
 		saved = got.Resumed + got.Schedules
-		total.Schedules += got.Schedules
-		total.Bugs += got.Bugs
-		total.Exhausted, total.Status = got.Exhausted, got.Status
+		prog.Schedules += got.Schedules
+		prog.Bugs += got.Bugs
+		prog.Exhausted, prog.Stopped, total.Status = got.Exhausted, got.Message, got.Status
 		if p := r.rep.progress; p != nil {
-			p.observe([]wire.Event{{Event: "progress", Test: test, Schedules: total.Schedules, Strategy: cfg.Strategy}})
+			p.observe([]wire.Event{{Event: "progress", Test: test, Schedules: prog.Schedules, Strategy: cfg.Strategy}})
 			if time.Since(lastDraw) >= pollInterval {
 				p.draw()
 				lastDraw = time.Now()
 			}
 		}
-		if got.Message != "" {
-			total.Message = got.Message
-			break
-		}
-		if got.Schedules == 0 || got.Exhausted || (got.Bugs > 0 && !cfg.KeepGoing) {
-			break
+		if got.Schedules == 0 {
+			break // a process that ran nothing would run nothing again
 		}
 	}
+	total.Schedules, total.Bugs, total.Exhausted, total.Message = prog.Schedules, prog.Bugs, prog.Exhausted, prog.Stopped
 	total.ElapsedS = time.Since(start).Seconds()
 	if r.rep.progress != nil {
 		r.rep.progress.observe([]wire.Event{total})

@@ -150,7 +150,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir,
 		}
 		if o.perProcess {
-			r.perProcess(i, pkg, bin, cfg, o.run, tests, limits{schedules: o.schedules, budget: o.budget})
+			r.perProcess(i, pkg, bin, cfg, o.run, tests, wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing})
 		} else {
 			r.runTests(i, pkg, bin, cfg, run, tests, "")
 		}

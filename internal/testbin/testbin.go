@@ -1,5 +1,6 @@
-// Package testbin builds and prepares the runs of instrumented test
-// binaries, for the gosct command and the corpus benchmark alike.
+// Package testbin builds instrumented test binaries and runs them (Cmd:
+// the configuration in, the events of the results file out), for the gosct
+// command and the corpus benchmark alike.
 package testbin
 
 import (

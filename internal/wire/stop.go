@@ -1,0 +1,75 @@
+package wire
+
+import "time"
+
+// The stopping rules of a test function's exploration, in one place: the
+// runtime applies them between the schedules it runs in one process, the
+// command between the processes it chains (--per-process).
+
+// Reasons an exploration stopped before its limits, in the Message of a
+// "test" event. Such a test was not explored (OutcomeNotExplored).
+const (
+	// StopInterrupted: ^C, or the command cancelling the run.
+	StopInterrupted = "interrupted"
+	// StopSkipped: the test called t.Skip.
+	StopSkipped = "skipped"
+	// StopTooLong: an execution exceeded the step limit (--max-steps)
+	// while still changing shared state.
+	StopTooLong = "too long"
+)
+
+// Limits are what a run allows one test function's exploration.
+type Limits struct {
+	// Schedules is the most schedules of this run (a resumed search
+	// counts from where it resumed).
+	Schedules int
+	// Budget is the wall-clock time of this run; 0 means none.
+	Budget time.Duration
+	// KeepGoing goes on after the first bug.
+	KeepGoing bool
+}
+
+// Progress is how far an exploration got in this run.
+type Progress struct {
+	Schedules int
+	Elapsed   time.Duration
+	// Bugs counts the distinct bugs this run reported: a bug that a
+	// resumed search had found before is not reported again, and does not
+	// stop it.
+	Bugs int
+	// Exhausted: the strategy has nothing left to explore.
+	Exhausted bool
+	// Stopped is the reason of an early stop (StopInterrupted...), if any.
+	Stopped string
+}
+
+// Done reports whether the exploration stops: an early stop, the strategy
+// exhausted, the first bug (unless KeepGoing), the schedules or the budget
+// used up.
+func (l Limits) Done(p Progress) bool {
+	return p.Stopped != "" || p.Exhausted || p.Bugs > 0 && !l.KeepGoing ||
+		p.Schedules >= l.Schedules || l.Budget > 0 && p.Elapsed >= l.Budget
+}
+
+// Outcomes of a test function's exploration (Event.Outcome).
+const (
+	// OutcomeOK: explored to its limits (or exhausted), no bug.
+	OutcomeOK = "ok"
+	// OutcomeBug: at least one bug.
+	OutcomeBug = "bug"
+	// OutcomeNotExplored: stopped before its limits without a bug
+	// (Message says why): its schedules say nothing of the test, and it
+	// never counts as passed.
+	OutcomeNotExplored = "not explored"
+)
+
+// Outcome is the outcome of the exploration a "test" event reports.
+func (e *Event) Outcome() string {
+	switch {
+	case e.Bugs > 0:
+		return OutcomeBug
+	case e.Message != "":
+		return OutcomeNotExplored
+	}
+	return OutcomeOK
+}
