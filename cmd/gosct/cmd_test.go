@@ -161,6 +161,39 @@ func TestCmdTestBugHuman(t *testing.T) {
 	}
 }
 
+// TestCmdTestNotExplored: a test stopped early (here at the step limit)
+// is "not explored", in the summary and --json, and never counted as
+// passed; it is no bug and no error.
+func TestCmdTestNotExplored(t *testing.T) {
+	useFakeRuntime(t, "too-long")
+	code, out, _ := gosct(t, "test", "--trace-dir", t.TempDir(), "--schedules", "50", ".")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	for _, want := range []string{"[1 test not explored]", "gosct: 1 test not explored (stopped early): TestB (too long)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = gosct(t, "test", "--json", "--trace-dir", t.TempDir(), "--schedules", "50", ".")
+	results := map[string]any{}
+	var summary map[string]any
+	for _, l := range jsonLines(t, out) {
+		switch l["event"] {
+		case "test":
+			results[l["test"].(string)] = l["result"]
+		case "summary":
+			summary = l
+		}
+	}
+	if results["TestA"] != "ok" || results["TestB"] != "not explored" {
+		t.Errorf("results %v, want TestA ok and TestB not explored", results)
+	}
+	if summary["not_explored_tests"] != float64(1) || summary["tests"] != float64(2) {
+		t.Errorf("summary %v", summary)
+	}
+}
+
 func TestCmdTestCrashIsAnError(t *testing.T) {
 	useFakeRuntime(t, "crash")
 	code, out, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), ".")

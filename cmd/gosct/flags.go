@@ -74,7 +74,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "go on after a test's first bug")
 	fs.BoolVar(&o.deps, "deps", false, "also instrument the packages of dependency modules")
-	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps after which an execution is a livelock (default: the runtime's)")
+	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps of one execution: past them a spin is a livelock, other work stops the test as not explored (default: the runtime's)")
 	fs.StringVar(&o.races, "races", "off", "data races: off, report (a race is a bug; every access stays a scheduling point) or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
@@ -172,7 +172,9 @@ func strategyHelp() string {
 	var b strings.Builder
 	b.WriteString("\nStrategies (--strategy):\n")
 	all := strategies.All()
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Name == strategies.DefaultStrategy && all[j].Name != strategies.DefaultStrategy })
+	sort.SliceStable(all, func(i, j int) bool {
+		return all[i].Name == strategies.DefaultStrategy && all[j].Name != strategies.DefaultStrategy
+	})
 	for _, i := range all {
 		note := ""
 		switch {

@@ -27,15 +27,18 @@ type reporter struct {
 	seed     int64
 	start    time.Time
 
-	schedules  int
-	exploreS   float64
-	bugs       int
-	keys       map[string]bool
-	tests      int
-	exhausted  int
-	searches   []searchLine // per test, for the summary of a systematic search
-	errors     int
-	systematic bool
+	schedules int
+	exploreS  float64
+	bugs      int
+	keys      map[string]bool
+	tests     int
+	exhausted int
+	// notExplored lists the tests stopped before their limits without a
+	// bug (wire.OutcomeNotExplored), with the reason.
+	notExplored []string
+	searches    []searchLine // per test, for the summary of a systematic search
+	errors      int
+	systematic  bool
 }
 
 func newReporter(stdout, stderr io.Writer, json, verbose bool, strategy string, seed int64) *reporter {
@@ -70,9 +73,11 @@ type jsonBug struct {
 }
 
 type jsonTest struct {
-	Event     string  `json:"event"`
-	Package   string  `json:"package"`
-	Test      string  `json:"test"`
+	Event   string `json:"event"`
+	Package string `json:"package"`
+	Test    string `json:"test"`
+	// Result is "ok", "bug" or "not explored" (wire.Event.Outcome).
+	Result    string  `json:"result"`
 	Schedules int     `json:"schedules"`
 	Bugs      int     `json:"bugs"`
 	ElapsedS  float64 `json:"elapsed_s"`
@@ -102,6 +107,7 @@ type jsonSummary struct {
 	SchedulesPerS float64 `json:"schedules_per_s"`
 	Tests         int     `json:"tests"`
 	Exhausted     int     `json:"exhausted_tests"`
+	NotExplored   int     `json:"not_explored_tests"`
 	Errors        int     `json:"errors"`
 	Strategy      string  `json:"strategy"`
 	Seed          int64   `json:"seed"`
@@ -187,11 +193,15 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	if e.Exhausted {
 		r.exhausted++
 	}
+	result := e.Outcome()
+	if result == wire.OutcomeNotExplored {
+		r.notExplored = append(r.notExplored, fmt.Sprintf("%s (%s)", e.Test, e.Message))
+	}
 	if (r.systematic || e.Exhausted) && len(r.searches) <= maxSearchLines {
 		r.searches = append(r.searches, searchLine{pkg, e.Test, e.Status, e.Bugs, e.Exhausted})
 	}
 	if r.json {
-		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Schedules: e.Schedules, Bugs: e.Bugs,
+		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Result: result, Schedules: e.Schedules, Bugs: e.Bugs,
 			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed, Stopped: e.Message})
 		return
 	}
@@ -208,6 +218,9 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if e.Resumed > 0 {
 		fmt.Fprintf(r.stdout, " (resumed after %d schedules)", e.Resumed)
+	}
+	if result == wire.OutcomeNotExplored {
+		fmt.Fprintf(r.stdout, "; NOT EXPLORED (%s)", e.Message)
 	}
 	fmt.Fprintln(r.stdout)
 }
@@ -284,7 +297,7 @@ func (r *reporter) summary() {
 	if r.json {
 		r.emit(jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys),
 			ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, r.exploreS)),
-			Tests: r.tests, Exhausted: r.exhausted, Errors: r.errors, Strategy: r.strategy, Seed: r.seed})
+			Tests: r.tests, Exhausted: r.exhausted, NotExplored: len(r.notExplored), Errors: r.errors, Strategy: r.strategy, Seed: r.seed})
 		return
 	}
 	w := r.stdout
@@ -296,6 +309,15 @@ func (r *reporter) summary() {
 		fmt.Fprintf(w, "%d bug%s (%d distinct)", r.bugs, plural(r.bugs), len(r.keys))
 	}
 	fmt.Fprintf(w, "; strategy %s, seed %d\n", r.strategy, r.seed)
+	if n := len(r.notExplored); n > 0 {
+		// Stopped before their limits: their few schedules prove
+		// nothing, so they are not among the passed.
+		list := r.notExplored
+		if n > maxSearchLines {
+			list = append(list[:maxSearchLines:maxSearchLines], fmt.Sprintf("and %d more", n-maxSearchLines))
+		}
+		fmt.Fprintf(w, "gosct: %d test%s not explored (stopped early): %s\n", n, plural(n), strings.Join(list, ", "))
+	}
 	if len(r.searches) > 0 && len(r.searches) <= maxSearchLines {
 		// A few tests: say per test how far the search went; an
 		// exhausted search without a bug is a proof within the model.

@@ -140,7 +140,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		start := time.Now()
-		bugs0, errs0 := r.bugs, rep.errors
+		bugs0, errs0, unexplored0 := r.bugs, rep.errors, len(rep.notExplored)
 		r.regressions(i, pkg, bin, runRe)
 		run := explorePattern(o.run)
 		cfg := wire.Config{
@@ -162,6 +162,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		case rep.errors > errs0:
 			status = "FAIL"
 			detail += " [error]"
+		case len(rep.notExplored) > unexplored0:
+			n := len(rep.notExplored) - unexplored0
+			detail += fmt.Sprintf(" [%d test%s not explored]", n, plural(n))
 		}
 		rep.pkgLine(status, pkg.ImportPath, detail)
 	}

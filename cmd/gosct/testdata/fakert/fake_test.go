@@ -80,6 +80,11 @@ func TestMain(m *testing.M) {
 			fmt.Println("--- FAIL: TestUninstrumented")
 			code = 1
 		}
+		if scenario == "too-long" && name == "TestB" {
+			emit(map[string]any{"event": "warning", "test": name, "message": "an execution exceeded 100 scheduling steps"})
+			emit(map[string]any{"event": "test", "test": name, "schedules": 1, "elapsed_s": 0.5, "message": "too long"})
+			continue
+		}
 		emit(map[string]any{"event": "test", "test": name, "schedules": c.Schedules, "elapsed_s": 0.5,
 			"exhausted": c.Strategy == "dfs", "status": "done"})
 	}
