@@ -194,6 +194,36 @@ func TestCmdTestNotExplored(t *testing.T) {
 	}
 }
 
+// TestCmdTestSkip: -skip works as under go test, the schedule level
+// that the runtime adds put in: a one-level pattern skips test functions
+// (which then report nothing, and are not expected to), a deeper one
+// reaches the user's subtests.
+func TestCmdTestSkip(t *testing.T) {
+	useFakeRuntime(t, "pass")
+	rec := filepath.Join(t.TempDir(), "record")
+	t.Setenv("FAKE_RECORD", rec)
+	code, out, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), ".", "--", "-skip", "TestB")
+	if code != exitOK || !strings.Contains(out, "of 1 test ") || errOut != "" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, _, errOut = gosct(t, "test", "--trace-dir", t.TempDir(), ".", "--", "-skip", "TestA/slow case")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"-test.skip=TestB"`, `"-test.skip=TestA//slow case"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the test binary did not get %s:\n%s", want, b)
+		}
+	}
+	if code, _, errOut := gosct(t, "test", ".", "--", "-skip", "(("); code != exitError || !strings.Contains(errOut, "bad -skip regexp") {
+		t.Errorf("bad -skip: exit %d, %s", code, errOut)
+	}
+}
+
 func TestCmdTestCrashIsAnError(t *testing.T) {
 	useFakeRuntime(t, "crash")
 	code, out, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), ".")

@@ -147,6 +147,9 @@ func (o *testOptions) validate() error {
 	if _, err := topLevelRun(o.run); err != nil {
 		return err
 	}
+	if _, err := topLevelSkip(o.gotest.skipRe); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -201,6 +204,22 @@ func topLevelRun(run string) (*regexp.Regexp, error) {
 		return nil, usagef("bad --run regexp %q: %v", run, err)
 	}
 	return re, nil
+}
+
+// topLevelSkip returns the regexp of a -skip pattern of one level, which
+// skips whole test functions, compiled; nil for a pattern of several
+// levels (it skips subtests only: the test functions still run) or none.
+func topLevelSkip(skip string) (*regexp.Regexp, error) {
+	levels := splitRun(skip)
+	for _, l := range levels {
+		if _, err := regexp.Compile(l); err != nil {
+			return nil, usagef("bad -skip regexp %q: %v", skip, err)
+		}
+	}
+	if skip == "" || len(levels) > 1 {
+		return nil, nil
+	}
+	return regexp.MustCompile(skip), nil
 }
 
 // splitRun splits a -run pattern on the slashes that separate test levels,

@@ -14,6 +14,7 @@ type goTestFlags struct {
 	timeout  string
 	warnings []string
 	runRe    string // the -run pattern
+	skipRe   string // the -skip pattern, as the user wrote it
 }
 
 // goFlag describes one go test flag.
@@ -115,6 +116,15 @@ func parseGoTestFlags(args []string) (*goTestFlags, error) {
 		case "timeout":
 			g.timeout = value
 			continue // gosct passes its own -test.timeout
+		case "skip":
+			// The runtime runs each schedule as a subtest, so the
+			// user's subtests are one level deeper than the pattern
+			// says, as for -run.
+			g.skipRe = value
+			if value != "" {
+				g.run = append(g.run, "-test.skip="+explorePattern(value))
+			}
+			continue
 		}
 		if hasValue {
 			g.run = append(g.run, "-test."+name+"="+value)

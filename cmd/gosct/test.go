@@ -116,16 +116,18 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	runRe, _ := topLevelRun(o.run) // validated by parseTest
+	skipRe, _ := topLevelSkip(o.gotest.skipRe)
+	selected := func(tests []string) []string { return withoutSkipped(filterTests(tests, runRe), skipRe) }
 	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose}
 	if len(b.Packages) == 0 {
 		rep.message("error", "", "", "", fmt.Sprintf("no package to test matches %s", strings.Join(o.packages, " ")))
 	}
-	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(filterTests(p.Tests, runRe)) > 0 })
+	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(selected(p.Tests)) > 0 })
 	for i, pkg := range b.Packages {
 		if ctx.Err() != nil {
 			break
 		}
-		tests := filterTests(pkg.Tests, runRe)
+		tests := selected(pkg.Tests)
 		switch {
 		case len(pkg.Tests) == 0:
 			rep.pkgLine("?", pkg.ImportPath, "[no test files]")
@@ -141,7 +143,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		start := time.Now()
 		bugs0, errs0, unexplored0 := r.bugs, rep.errors, len(rep.notExplored)
-		r.regressions(i, pkg, bin, runRe)
+		r.regressions(i, pkg, bin, runRe, skipRe)
 		run := explorePattern(o.run)
 		cfg := wire.Config{
 			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
@@ -294,7 +296,7 @@ func (r *runner) takeBuild(c chan built) built {
 }
 
 // regressions replays the traces kept in pkg's testdata/gosct.
-func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe *regexp.Regexp) {
+func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe, skipRe *regexp.Regexp) {
 	traces, _ := filepath.Glob(filepath.Join(pkg.Dir, "testdata", "gosct", "*.json"))
 	sort.Strings(traces)
 	for j, p := range traces {
@@ -305,7 +307,7 @@ func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe *reg
 			continue
 		}
 		top := strings.SplitN(t.Test, "/", 2)[0]
-		if runRe != nil && !runRe.MatchString(top) {
+		if runRe != nil && !runRe.MatchString(top) || skipRe != nil && skipRe.MatchString(top) {
 			continue
 		}
 		if !contains(pkg.Tests, top) {
@@ -460,6 +462,20 @@ func filterTests(tests []string, re *regexp.Regexp) []string {
 	var out []string
 	for _, t := range tests {
 		if re.MatchString(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// withoutSkipped drops the tests a one-level -skip pattern skips.
+func withoutSkipped(tests []string, skip *regexp.Regexp) []string {
+	if skip == nil {
+		return tests
+	}
+	var out []string
+	for _, t := range tests {
+		if !skip.MatchString(t) {
 			out = append(out, t)
 		}
 	}

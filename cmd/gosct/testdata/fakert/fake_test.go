@@ -47,6 +47,10 @@ func TestMain(m *testing.M) {
 	}
 	run := flag.Lookup("test.run").Value.String()
 	top := regexp.MustCompile(strings.SplitN(run, "/", 2)[0])
+	var skip *regexp.Regexp
+	if s := flag.Lookup("test.skip").Value.String(); s != "" && !strings.Contains(s, "/") {
+		skip = regexp.MustCompile(s)
+	}
 	out, err := os.OpenFile(c.Results, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		panic(err)
@@ -58,7 +62,7 @@ func TestMain(m *testing.M) {
 	scenario := os.Getenv("FAKE_SCENARIO")
 	code := 0
 	for _, name := range tests {
-		if !top.MatchString(name) {
+		if !top.MatchString(name) || skip != nil && skip.MatchString(name) {
 			continue
 		}
 		switch {
