@@ -7,7 +7,9 @@ package strategies
 const DefaultBound = 3
 
 // Bounded is iterative preemption bounding ("pb") or iterative delay
-// bounding ("db") as defined by SCTBench (digest 004 §1.3, §1.4).
+// bounding ("db") as SCTBench defines them (Thomson, Donaldson and Betts,
+// "Concurrency Testing Using Controlled Schedulers: An Empirical Study",
+// ACM TOPC 2016, §2.3 and §2.4).
 //
 // The preemption count of a schedule counts the switches away from a
 // goroutine that was still enabled. The delay count counts, at every point,

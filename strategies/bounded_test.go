@@ -80,7 +80,8 @@ func TestBoundedCountsExactly(t *testing.T) {
 }
 
 // recorder computes the preemption and delay counts of the schedule a
-// strategy takes, from the definitions (digest 004 §1.3, 1.4).
+// strategy takes, from the definitions (SCTBench paper, Thomson, Donaldson
+// and Betts, ACM TOPC 2016, §2.3 and §2.4).
 type recorder struct {
 	s                   Strategy
 	n                   int

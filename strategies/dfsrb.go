@@ -80,7 +80,9 @@ type rbFrame struct {
 }
 
 // DFSRB ("dfsrb") is depth-first search with randomized early backtracking
-// (Parížek and Lhoták; digest 000), made stateless: see docs/strategies.md
+// (Parížek and Lhoták, "Fast Detection of Concurrency Errors by State
+// Space Traversal with Randomization and Early Backtracking", STTT 2019),
+// made stateless: see docs/strategies.md
 // for every adaptation. Above the threshold the search is a complete DFS
 // in Maple's order; at and below it, before each child, the search goes on
 // with probability ratio and otherwise backtracks early, jumping back as far

@@ -14,12 +14,16 @@ const (
 	DefaultSteps   = 100
 )
 
-// PCT ("pct") is probabilistic concurrency testing (Burckhardt et al. 2010)
-// as SCTBench runs it (digest 004 §1.8), for a bug depth d:
+// PCT ("pct") is probabilistic concurrency testing (Burckhardt, Kothari,
+// Musuvathi and Nagarakatte, "A Randomized Scheduler with Probabilistic
+// Guarantees of Finding Bugs", ASPLOS 2010) as SCTBench runs it (Thomson,
+// Donaldson and Betts, "Concurrency Testing Using Controlled Schedulers:
+// An Empirical Study", ACM TOPC 2016, §2.7), for a bug depth d:
 //
 //   - every goroutine gets a distinct random initial priority among
-//     d, d+1, ..., d+n-1 (the paper's Example 3 uses exactly these values;
-//     the digest's "d+n" is a misprint). Goroutines appear during an
+//     d, d+1, ..., d+n-1 (the SCTBench paper's Example 3 uses exactly
+//     these values; its §2.7 prints "d+n", a misprint: n threads need n
+//     values). Goroutines appear during an
 //     execution, so a priority is assigned lazily when a new logical id is
 //     first seen, drawn uniformly from the values not yet used; when more
 //     goroutines appear than n, the newcomer is inserted at a uniformly
