@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -102,5 +103,41 @@ func TestPairsAndSelect(t *testing.T) {
 	}
 	if got := len(Select(ps, nil)); got != len(ps) {
 		t.Errorf("Select(nil) keeps %d of %d", got, len(ps))
+	}
+}
+
+// TestEveryCorpusProgramIsBenchmarked: every test package of the corpus
+// but the performance programs (perf/) has a program.json, so that no
+// program, and no fixed twin, is left out of the benchmark and of its
+// "no false alarm" claim.
+func TestEveryCorpusProgramIsBenchmarked(t *testing.T) {
+	root := filepath.Join("..", "testprogs")
+	ps, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, p := range ps {
+		have[p.Dir] = true
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		rel = filepath.ToSlash(rel)
+		if !strings.HasPrefix(rel, "perf/") && !have[rel] {
+			t.Errorf("testprogs/%s has tests but no program.json: the benchmark leaves it out", rel)
+			have[rel] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range Pairs(ps) {
+		if pr.Buggy == nil {
+			t.Errorf("fixed program %s names no buggy program of the corpus", pr.Fixed.Dir)
+		}
 	}
 }
