@@ -5,9 +5,10 @@
 // context. The first to destroy its context runs a GC after checking,
 // without the lock, that the runtime is up; if it is held right after that
 // check while the other thread destroys the last context and tears the
-// runtime down, its GC then marks runtime state that has been freed: a
-// crash (a panic here). JavaScript parsing, atoms and the object heap are
-// dropped; only the locking and the tables the GC touches remain.
+// runtime down, its GC can mark the script-filename table between its
+// destruction and the clearing of its pointer: a crash (a panic here).
+// JavaScript parsing, atoms, the number and string state and the object
+// heap are dropped; only the locking and the table the GC touches remain.
 package radbench_bug1
 
 import "sync"

@@ -19,9 +19,9 @@ const (
 	gcLastContext
 )
 
-// table stands for a heap-allocated engine table (a JSHashTable or the
-// runtime's number/string state). destroyed stands for free(): any later use
-// panics, as the C use after free crashes.
+// table stands for a heap-allocated engine table (the JSHashTable of script
+// filenames). destroyed stands for free(): any later use panics, as the C
+// use after free crashes.
 type table struct {
 	name      string
 	entries   map[string]bool // name -> marked
@@ -47,7 +47,11 @@ type jsContext struct {
 
 // jsRuntime is the skeleton of SpiderMonkey's JSRuntime: the GC lock and its
 // conditions, the runtime state, GC bookkeeping, the context list and the
-// tables that the last context tears down.
+// script-filename table that the last context tears down. The number,
+// string and atom state that the last context also frees is dropped, as
+// SCTBench's description of the bug asks: the bug is the GC marking the
+// script-filename table between its destruction and the clearing of its
+// pointer.
 type jsRuntime struct {
 	gcLock      sync.Mutex
 	gcDone      *sync.Cond
@@ -62,7 +66,6 @@ type jsRuntime struct {
 	contexts     []*jsContext
 
 	scriptFilenames *table // the pointer is set to nil after destruction
-	numberState     *table // torn down in place; the pointer stays
 	scriptLock      sync.Mutex
 }
 
@@ -75,7 +78,7 @@ func newRuntime() *jsRuntime {
 }
 
 // newContext links a context for th into the runtime; the first context
-// brings the runtime up and creates its tables.
+// brings the runtime up and creates the script-filename table.
 func (rt *jsRuntime) newContext(th *jsThread) *jsContext {
 	cx := &jsContext{thread: th}
 	rt.gcLock.Lock()
@@ -92,7 +95,6 @@ func (rt *jsRuntime) newContext(th *jsThread) *jsContext {
 	rt.gcLock.Unlock()
 
 	rt.scriptFilenames = &table{name: "script filename table", entries: map[string]bool{}}
-	rt.numberState = &table{name: "runtime number state", entries: map[string]bool{"NaN": false}}
 
 	rt.gcLock.Lock()
 	rt.state = stateUp
@@ -156,11 +158,7 @@ func (rt *jsRuntime) gc(cx *jsContext, kind int) {
 	rt.gcRunning = true
 	rt.gcLock.Unlock()
 
-	// Mark.
-	if kind != gcLastContext {
-		// The runtime's roots; the final GC drops them.
-		rt.numberState.use()
-	}
+	// Mark: the pointer is read, then the table used.
 	if t := rt.scriptFilenames; t != nil {
 		for name := range t.use().entries {
 			t.use().entries[name] = kind != gcLastContext
@@ -213,10 +211,10 @@ func (rt *jsRuntime) destroyContext(cx *jsContext) {
 		return
 	}
 
-	// The last context: free the runtime's number and string state inside
-	// a request (js_FinishRuntimeNumberState and friends).
+	// The last context frees the runtime's number, string and atom state
+	// inside a request, which waits for a running GC (the state itself is
+	// dropped from the port).
 	rt.beginRequest(cx)
-	rt.numberState.use().destroyed = true
 	rt.endRequest(cx)
 
 	rt.gc(cx, gcLastContext)
