@@ -106,7 +106,7 @@ func (rep *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "Cells: `✓ N` found, first bug at schedule N; `· P%%` the percentage of buggy schedules among all run "+
 		"(random and PCT only, which run the whole limit for it); `✗` not found within the limit (`✗ all`: the strategy "+
 		"explored every schedule it could); `err` the run did not complete. Paper columns are Thomson, Donaldson, Betts "+
-		"(PPoPP 2015 / TOPC 2016), Tables III-IV, within 100,000 schedules.\n\n")
+		"(PPoPP 2014 / TOPC 2016), Tables III-IV, within 100,000 schedules.\n\n")
 
 	rep.falseAlarms(w, rs)
 	rep.totals(w, rs)
