@@ -16,9 +16,12 @@ import (
 )
 
 // DefaultSchedules is the full benchmark's schedule limit per run, chosen
-// so that the whole benchmark (9 strategies on 148 programs and fixed
-// twins) finishes within 30 minutes on a 2-core machine: measured 17 min
-// at 30,000 (11 min at 10,000), most of it in runs that hit the budget.
+// so that the whole benchmark finishes within 30 minutes on a 2-core
+// machine: with 9 strategies on 148 programs and fixed twins, measured 17
+// min at 30,000 (11 min at 10,000), most of it in runs that hit the
+// budget. The 23 SCTBench fixed twins benchmarked since (171 programs)
+// took 17 min more at --budget 20s, 44 of their 207 runs stopped by the
+// budget.
 const DefaultSchedules = 30000
 
 // DefaultBudget bounds one run, so that a few slow programs cannot take
