@@ -17,6 +17,10 @@ const (
 	kindFailure  = "failure"
 	kindRace     = "race"
 	kindLivelock = "livelock"
+	// kindStuck is not a bug but a verdict: goroutines of the test stayed
+	// in uncontrolled code past the bound (idle.go). It is reported as an
+	// error of the test.
+	kindStuck = "could not complete"
 )
 
 // bug is what went wrong in an execution.
@@ -47,12 +51,24 @@ func (e *execution) snapshot(gs []*goroutine) []gsnap {
 	stacks := allStacks()
 	out := make([]gsnap, 0, len(gs))
 	for _, g := range gs {
-		s := gsnap{id: g.id, created: g.creationSite(), state: g.state.String(), stack: stacks[g.goid]}
+		s := gsnap{id: g.id, created: g.creationSite(), state: g.state.String(), stack: stacks[g.goid].user}
+		if g.state == gDetached {
+			// Not stopped in a hook: its whole stack is the user's.
+			s.stack = stacks[g.goid].all
+		}
 		if g.state == gBlocked {
 			s.waiting = g.op.String()
 			if g.waitObj != "" {
 				s.waiting += " (" + g.waitObj + ")"
 			}
+		}
+		if g.state == gDetached {
+			why := g.detachedWhy
+			if st, w := g.doing(); st == runBlocked || st == runSyscall {
+				why = w
+			}
+			s.waiting = why
+			s.state += " at " + s.uncontrolledAt()
 		}
 		out = append(out, s)
 	}
@@ -73,6 +89,11 @@ func (e *execution) blockedGoroutines(includeAdopted bool) []*goroutine {
 //go:norace
 func (e *execution) deadlockBug() *bug {
 	gs := e.blockedGoroutines(true)
+	for _, g := range e.gs {
+		if g.state == gDetached && !g.inRun {
+			gs = append(gs, g) // in uncontrolled code, and blocked there
+		}
+	}
 	b := &bug{kind: kindDeadlock, gs: e.snapshot(gs)}
 	b.message = fmt.Sprintf("all goroutines are blocked: %s", waitList(b.gs))
 	b.key = kindDeadlock + ":" + siteKey(b.gs)
@@ -133,7 +154,11 @@ func failureBug() *bug {
 func waitList(gs []gsnap) string {
 	parts := make([]string, 0, len(gs))
 	for _, g := range gs {
-		parts = append(parts, fmt.Sprintf("G%d (%s) %s", g.id, g.created, g.waiting))
+		w := g.waiting
+		if strings.HasPrefix(g.state, gDetached.String()) {
+			w = g.state
+		}
+		parts = append(parts, fmt.Sprintf("G%d (%s) %s", g.id, g.created, w))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -174,7 +199,7 @@ func firstFrame(stack string) string {
 // with the frames of gosct's runtime and of Go's removed.
 //
 //go:norace
-func allStacks() map[int64]string {
+func allStacks() map[int64]stacks {
 	buf := make([]byte, 1<<16)
 	for {
 		n := runtime.Stack(buf, true)
@@ -184,7 +209,7 @@ func allStacks() map[int64]string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	out := make(map[int64]string)
+	out := make(map[int64]stacks)
 	for _, block := range bytes.Split(buf, []byte("\n\n")) {
 		s := string(block)
 		if !strings.HasPrefix(s, "goroutine ") {
@@ -199,10 +224,14 @@ func allStacks() map[int64]string {
 		if err != nil {
 			continue
 		}
-		out[id] = userStack(s)
+		out[id] = stacks{user: userStack(s), all: filterStack(s)}
 	}
 	return out
 }
+
+// stacks is a goroutine's stack as reports show it: user keeps the frames
+// below the hook it stopped in (userStack), all every frame of user code.
+type stacks struct{ user, all string }
 
 // userStack keeps the frames of user code: function line + position line
 // pairs whose function is not in gosct's runtime, Go's runtime or testing.
@@ -222,6 +251,16 @@ func userStack(s string) string {
 			break
 		}
 	}
+	return filterLines(lines)
+}
+
+// filterStack keeps the frames of user code of a whole stack.
+//
+//go:norace
+func filterStack(s string) string { return filterLines(strings.Split(s, "\n")) }
+
+//go:norace
+func filterLines(lines []string) string {
 	var b strings.Builder
 	for i := 0; i+1 < len(lines); i++ {
 		fn := lines[i]
@@ -256,7 +295,7 @@ func (b *bug) report() string {
 	fmt.Fprintf(&s, "gosct: %s: %s\n", b.kind, b.message)
 	for _, g := range b.gs {
 		fmt.Fprintf(&s, "\nG%d, created at %s, %s", g.id, g.created, g.state)
-		if g.waiting != "" {
+		if g.waiting != "" && !strings.HasPrefix(g.state, gDetached.String()) {
 			fmt.Fprintf(&s, ", waiting on %s", g.waiting)
 		}
 		s.WriteString(":\n")
@@ -267,4 +306,20 @@ func (b *bug) report() string {
 		}
 	}
 	return s.String()
+}
+
+// uncontrolledAt says where a goroutine in uncontrolled code is: the
+// innermost frame of its stack and, when it differs, the outermost frame
+// of the package it was called from.
+//
+//go:norace
+func (g gsnap) uncontrolledAt() string {
+	at := firstFrame(g.stack)
+	if at == "" {
+		at = "?"
+	}
+	if g.waiting != "" {
+		at += " [" + g.waiting + "]"
+	}
+	return at
 }

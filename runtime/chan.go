@@ -1,6 +1,9 @@
 package runtime
 
-import "unsafe"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // The channel model. A real channel is always underneath: its buffer holds
 // the buffered values, so uncontrolled code (a library, len and cap) sees
@@ -120,8 +123,14 @@ func (e *execution) chanOf(k unsafe.Pointer) *chanState {
 // may change the object. Lock held; see block.
 //
 //go:norace
-func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eager bool) bool {
+func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eager bool, watch func() *watch) bool {
 	me.poll = poll
+	if eager && !raceEnabled {
+		// Under -race the watchdog's real operation would be a
+		// goroutine of its own touching the waiter's value: the idle
+		// wait polls instead (idle.go).
+		me.watch = watch
+	}
 	if eager && !me.eager {
 		me.eager = true
 		e.eagerPollers++
@@ -237,7 +246,18 @@ func Send[E any](c chan<- E, v E) {
 			}
 			return false
 		}
-		if !e.blockPoll(me, "", poll, !cs.owned) {
+		watch := func() *watch {
+			return &watch{
+				cases: []reflect.SelectCase{{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c), Send: reflect.ValueOf(&v).Elem()}},
+				fire: func(int, reflect.Value, bool) {
+					tsanAbsorb(me)
+					e.hbSend(me, sendKey(c), cap(c))
+					cs.sendq.remove(w)
+					w.done = true
+				},
+			}
+		}
+		if !e.blockPoll(me, "", poll, !cs.owned, watch) {
 			e.mu.Lock()
 			cs.sendq.remove(w)
 			e.mu.Unlock()
@@ -307,7 +327,20 @@ func recv[E any](c <-chan E) (E, bool) {
 			}
 			return got
 		}
-		if !e.blockPoll(me, "", poll, !cs.owned) {
+		watch := func() *watch {
+			return &watch{
+				cases: []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c)}},
+				fire: func(_ int, x reflect.Value, ok bool) {
+					e.hbRecv(me, chanKey(c), cap(c), ok)
+					if ok {
+						reflect.ValueOf(&v).Elem().Set(x)
+					}
+					w.ok, w.done = ok, true
+					cs.recvq.remove(w)
+				},
+			}
+		}
+		if !e.blockPoll(me, "", poll, !cs.owned, watch) {
 			e.mu.Lock()
 			cs.recvq.remove(w)
 			e.mu.Unlock()

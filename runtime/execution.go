@@ -16,6 +16,7 @@ func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	e.mu.Lock()
 	m := e.newGoroutine(-1, 0)
 	m.goid = goid()
+	m.gp = getg()
 	e.byGoid.put(m.goid, m)
 	e.main = m
 	e.cur.Store(m)
@@ -41,6 +42,14 @@ func (e *execution) finishMain(r any, returned bool) {
 	}
 	m := e.main
 	e.mu.Lock()
+	if e.abandoned {
+		// The schedule's subtest gave up on this goroutine, stuck in
+		// uncontrolled code, and tore the execution down; it came back
+		// after all. Whatever it did since (a t.Log on a finished test
+		// panics) is dropped.
+		e.mu.Unlock()
+		return
+	}
 	switch {
 	case r != nil:
 		e.abortLocked(m, e.panicBug(m, r, stack))
@@ -127,4 +136,37 @@ func (e *execution) teardown() {
 		}
 	}
 	e.over = true
+}
+
+// abandonLocked gives up on the test goroutine, in uncontrolled code: the
+// schedule's subtest stops waiting for it (explore.go). Lock held.
+//
+//go:norace
+func (e *execution) abandonLocked() {
+	if !e.abandoned {
+		e.abandoned = true
+		close(e.abandon)
+	}
+}
+
+// abandonMain ends the execution without its test goroutine, which is
+// stuck in uncontrolled code: it is left there, as a zombie that exits at
+// its next hook, and the rest is torn down. It runs in the schedule's
+// subtest goroutine.
+//
+//go:norace
+func (e *execution) abandonMain() {
+	e.mu.Lock()
+	zombies.Store(e.main.goid, struct{}{})
+	if e.bug == nil {
+		e.bug = e.stuckBug(e.ownDetached())
+	}
+	e.teardown()
+	e.mu.Unlock()
+	goRaceAcquire(unsafe.Pointer(&e.tsanEnd))
+	active.CompareAndSwap(e, nil)
+	if !e.bug.reported {
+		e.bug.reported = true
+		e.t.Errorf("%s", e.bug.report())
+	}
 }

@@ -50,6 +50,9 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	if c.MaxSteps > 0 {
 		x.set.maxSteps = c.MaxSteps
 	}
+	if c.UncontrolledWaitNS > 0 {
+		x.set.stuckAfter = time.Duration(c.UncontrolledWaitNS)
+	}
 	x.set.races, x.set.accessPoints = parseRaces(c.Races)
 	if c.Mode == "replay" {
 		tr, err := replay.Read(c.Trace)
@@ -174,6 +177,14 @@ func (x *explorer) explore(body func(*testing.T)) {
 				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error()})
 			}
 		}
+		if e.bug != nil && e.bug.kind == kindStuck {
+			// Not a bug: gosct cannot tell whether the uncontrolled code
+			// would have moved. An error of the test, whose exploration
+			// stops (its next schedules would likely wait as long).
+			x.emit(&wire.Event{Event: "error", Schedule: x.schedules, Message: kindStuck + ": " + e.bug.message, Report: e.bug.report(), Key: e.bug.key})
+			x.stopped = kindStuck
+			break
+		}
 		if e.bug != nil {
 			x.found(e, body)
 		}
@@ -189,7 +200,20 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, bod
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
 		defer func() { skipped = t.Skipped() }()
-		e.runTest(t, body)
+		// The test goroutine of the execution is a goroutine of its own,
+		// so that the subtest can end even if it stays stuck in
+		// uncontrolled code (abandonMain). t.FailNow and t.SkipNow in it
+		// end it as they would end the subtest's goroutine.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.runTest(t, body)
+		}()
+		select {
+		case <-done:
+		case <-e.abandon:
+			e.abandonMain()
+		}
 	})
 	if e.bug == nil && !ok {
 		e.bug = failureBug()

@@ -85,6 +85,13 @@ type goroutine struct {
 	// retried at every decision, others only when nothing else can run.
 	poll  func() bool
 	eager bool
+	// watch, for an eager poller, gives its operation as cases of the
+	// real select the watchdog waits in while the execution is idle.
+	watch func() *watch
+	// gp is the goroutine's g, to read what Go's scheduler says it does
+	// (gstatus.go); detachedWhy is what it was doing when detached.
+	gp          unsafe.Pointer
+	detachedWhy string
 	// aborted goroutines were told to exit when the execution was torn down.
 	aborted bool
 	// The goroutine's sync addresses for Go's race detector (race_on.go):
@@ -97,6 +104,11 @@ type goroutine struct {
 	// starved (fair.go).
 	chosenAt int
 }
+
+// doing reads what Go's scheduler says g is doing.
+//
+//go:norace
+func (g *goroutine) doing() (gRun, string) { return runState(g.gp, g.goid) }
 
 // creationSite renders the position of the go statement that created g.
 //

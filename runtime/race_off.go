@@ -21,8 +21,33 @@ const raceEnabled = false
 
 const raceSlowdown = 1
 
+// rtMutex is the execution's lock. It counts the goroutines waiting for
+// it, so that the watchdog can tell a token holder blocked on this lock
+// (in the runtime) from one blocked in uncontrolled code (watchdog.go).
+type rtMutex struct {
+	m       sync.Mutex
+	waiting atomic.Int32
+}
+
+//go:norace
+func (m *rtMutex) Lock() {
+	if m.m.TryLock() {
+		return
+	}
+	m.waiting.Add(1)
+	m.m.Lock()
+	m.waiting.Add(-1)
+}
+
+//go:norace
+func (m *rtMutex) Unlock() { m.m.Unlock() }
+
+// contended reports a goroutine waiting for the lock.
+//
+//go:norace
+func (m *rtMutex) contended() bool { return m.waiting.Load() != 0 }
+
 type (
-	rtMutex      = sync.Mutex
 	goroutinePtr = atomic.Pointer[goroutine]
 	executionPtr = atomic.Pointer[execution]
 	rtCounter    = atomic.Int64

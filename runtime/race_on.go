@@ -29,14 +29,30 @@ func raceEnable() { runtime.RaceEnable() }
 // raceEnabled reports whether the binary was built with -race.
 const raceEnabled = true
 
-// rtMutex is the execution's lock, invisible to the race detector.
-type rtMutex struct{ m sync.Mutex }
+// rtMutex is the execution's lock, invisible to the race detector. It
+// counts its waiters as race_off.go's does.
+type rtMutex struct {
+	m       sync.Mutex
+	waiting atomic.Int32
+}
 
 //go:norace
 func (m *rtMutex) Lock() {
 	runtime.RaceDisable()
-	m.m.Lock()
+	if !m.m.TryLock() {
+		m.waiting.Add(1)
+		m.m.Lock()
+		m.waiting.Add(-1)
+	}
 	runtime.RaceEnable()
+}
+
+//go:norace
+func (m *rtMutex) contended() bool {
+	runtime.RaceDisable()
+	c := m.waiting.Load() != 0
+	runtime.RaceEnable()
+	return c
 }
 
 //go:norace
@@ -98,6 +114,13 @@ func (a *rtCounter) Load() int64 {
 	n := a.n.Load()
 	runtime.RaceEnable()
 	return n
+}
+
+//go:norace
+func (a *rtCounter) Store(n int64) {
+	runtime.RaceDisable()
+	a.n.Store(n)
+	runtime.RaceEnable()
 }
 
 //go:norace

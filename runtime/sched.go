@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"reflect"
 	"testing"
 	"time"
 	"unsafe"
@@ -37,13 +38,19 @@ type settings struct {
 	// detailed executions record the source position of every operation:
 	// replays, and the re-run of a buggy schedule that writes its trace.
 	detailed bool
-	// detachAfter is how long the token holder may run without reaching
-	// a scheduling point before the watchdog detaches it.
-	detachAfter time.Duration
-	// pollGrace is how long to wait, with every goroutine blocked, for
-	// uncontrolled code to change a polled object before reporting a
-	// deadlock; detachedGrace likewise when goroutines are detached.
-	pollGrace, detachedGrace time.Duration
+	// detachAfter is how long the token holder may compute without
+	// reaching a scheduling point before the watchdog detaches it;
+	// syscallAfter, how long it may stay in a system call; blockedAlone,
+	// how long it may stay blocked in uncontrolled code when nothing else
+	// could use the token (watchdog.go). Blocked with others waiting, it
+	// is detached at once.
+	detachAfter, syscallAfter, blockedAlone time.Duration
+	// The bounds of waiting for uncontrolled code (idle.go): pollGrace
+	// for channels of uncontrolled code (or before a pending timer
+	// fires), detachedGrace for goroutines started by uncontrolled code
+	// (or after the test returned), quietAfter before a deadlock when the
+	// whole process is blocked, stuckAfter before "could not complete".
+	pollGrace, detachedGrace, quietAfter, stuckAfter time.Duration
 	// accessPoints makes shared-memory accesses (Load, Store, Read, Write)
 	// scheduling points; off, they only feed the race detector (memory.go).
 	accessPoints bool
@@ -56,8 +63,12 @@ var defaultSettings = settings{
 	fairAfter:      20_000,
 	livelockWindow: 50_000,
 	detachAfter:    100 * time.Millisecond * raceSlowdown,
+	syscallAfter:   time.Millisecond * raceSlowdown,
+	blockedAlone:   10 * time.Millisecond * raceSlowdown,
 	pollGrace:      30 * time.Millisecond,
 	detachedGrace:  2 * time.Second,
+	quietAfter:     time.Second,
+	stuckAfter:     10 * time.Second,
 	accessPoints:   true,
 }
 
@@ -93,6 +104,27 @@ type execution struct {
 	ndetached    int
 	eagerPollers int
 	idleSince    time.Time
+	detaches     int // times a goroutine was detached
+	// The wait for uncontrolled code (idle.go): idle is set while the
+	// watchdog waits, selecting while it is inside its select (a
+	// goroutine coming back then signals comeback instead of taking the
+	// token), idleUntil is the bound of the wait.
+	idle      rtCounter
+	selecting bool
+	// abandon is closed when the test goroutine, in uncontrolled code,
+	// is given up on (explore.go); abortedAt is when the execution was
+	// aborted while it was there (unix ns), for the watchdog.
+	abandon   chan struct{}
+	abandoned bool
+	abortedAt rtCounter
+	comeback  chan struct{}
+	idleUntil time.Time
+	idleStep  time.Duration
+	// quietChecked is when quietDeadlock last read every goroutine's
+	// state (a traceback of the process: not at every wake).
+	quietChecked time.Time
+	idleCases    []reflect.SelectCase
+	idleOwners   []idleOwner
 	waitAbort    int // goroutines told to abort whose exit is awaited
 	allExited    chan struct{}
 
@@ -111,9 +143,11 @@ type execution struct {
 //go:norace
 func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execution {
 	e := &execution{
-		set:   set,
-		strat: strat,
-		t:     t,
+		set:      set,
+		strat:    strat,
+		t:        t,
+		comeback: make(chan struct{}, 1),
+		abandon:  make(chan struct{}),
 	}
 	e.clock.init()
 	e.sync.init()
@@ -159,6 +193,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		g = e.newGoroutine(-1, 0)
 		g.adopted = true
 		g.goid = id
+		g.gp = getg()
 		e.byGoid.put(id, g)
 		e.uncontrolled = true
 	} else if g.state == gDetached {
@@ -170,11 +205,28 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 			return nil, nil
 		}
 	}
+	if h := e.cur.Load(); h != nil && h != g {
+		// The holder may be blocked in uncontrolled code, waiting for
+		// what g is about to do (a server's handler, a library's
+		// callback): know it now rather than after the watchdog's next
+		// look.
+		e.detachStuckLocked(h, e.progress.Load(), false)
+	}
 	if e.cur.Load() == nil {
-		e.cur.Store(g)
-		e.idleSince = time.Time{}
-		e.mu.Unlock()
-		return e, g
+		if e.selecting {
+			// The watchdog is in its idle select: it alone may complete
+			// operations now. It takes g from here.
+			select {
+			case e.comeback <- struct{}{}:
+			default:
+			}
+		} else {
+			e.idle.Store(0)
+			e.cur.Store(g)
+			e.idleSince = time.Time{}
+			e.mu.Unlock()
+			return e, g
+		}
 	}
 	e.mu.Unlock()
 	if !e.park(g) {
@@ -199,7 +251,7 @@ func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 //
 //go:norace
 func (e *execution) setRunnable(g *goroutine) {
-	g.poll = nil
+	g.poll, g.watch = nil, nil
 	if g.eager {
 		g.eager = false
 		e.eagerPollers--
@@ -469,8 +521,8 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 
 // handOff passes the token on after me stopped being runnable (blocked,
 // detached or exited). When nothing can run it fires timers, waits for
-// uncontrolled code, and finally ends the execution: at the end of the
-// test, or with a deadlock. Lock held.
+// uncontrolled code (idle.go), and finally ends the execution: at the end
+// of the test, or with a deadlock or a "could not complete". Lock held.
 //
 //go:norace
 func (e *execution) handOff(me *goroutine) {
@@ -485,14 +537,12 @@ func (e *execution) handOff(me *goroutine) {
 		if e.pollAll() {
 			continue
 		}
+		e.reapDetached()
 		if e.ndetached == 0 && e.clock.advance(e) {
 			continue
 		}
 		if e.waitExternal() {
-			if e.cur.Load() != nil {
-				return // a goroutine came back from uncontrolled code and took the token
-			}
-			continue
+			return // the watchdog waits for uncontrolled code
 		}
 		if e.clock.advance(e) {
 			continue
@@ -502,66 +552,22 @@ func (e *execution) handOff(me *goroutine) {
 	}
 }
 
-// waitExternal waits a little for uncontrolled code: a detached goroutine
-// coming back, a polled object changing. It returns false when there is
-// nothing to wait for, or the wait has lasted long enough. Lock held;
-// released during the wait, when the token is free for any goroutine that
-// comes back.
-//
-//go:norace
-func (e *execution) waitExternal() bool {
-	// Only goroutines in uncontrolled code, and objects uncontrolled code
-	// made, are worth waiting for: waiters on the execution's own objects
-	// were polled once by pollAll.
-	pollers := e.eagerPollers > 0
-	if e.ndetached == 0 && !pollers {
-		return false
-	}
-	now := time.Now()
-	if e.idleSince.IsZero() {
-		e.idleSince = now
-	}
-	limit := e.set.pollGrace
-	if e.ndetached > 0 && !e.clock.pending() {
-		limit = e.set.detachedGrace
-	}
-	idle := now.Sub(e.idleSince)
-	if idle > limit {
-		return false
-	}
-	e.cur.Store(nil)
-	e.mu.Unlock()
-	d := idle / 8
-	if d < 20*time.Microsecond {
-		d = 20 * time.Microsecond
-	} else if d > 5*time.Millisecond {
-		d = 5 * time.Millisecond
-	}
-	time.Sleep(d)
-	e.mu.Lock()
-	return true
-}
-
 // quiesce ends an execution in which nothing can move any more. Lock held.
 //
 //go:norace
 func (e *execution) quiesce(me *goroutine) {
-	if !e.mainDone {
-		for _, g := range e.gs {
-			if g.state == gDetached && !g.adopted {
-				// It may yet come back and unblock the others: not
-				// a deadlock. The token stays free for it, and the
-				// watchdog looks again (kick).
-				e.cur.Store(nil)
-				return
-			}
-		}
-	}
+	e.cur.Store(nil)
 	if e.mainDone {
 		e.cur.Store(e.main)
 		raceDisable()
 		e.main.wake <- wakeEnd
 		raceEnable()
+		return
+	}
+	if own := e.ownDetached(); len(own) > 0 {
+		// Goroutines of the test stayed in uncontrolled code past the
+		// bound (idle.go): the test could not complete.
+		e.abortLocked(me, e.stuckBug(own))
 		return
 	}
 	e.abortLocked(me, e.deadlockBug())
@@ -585,8 +591,19 @@ func (e *execution) abortLocked(me *goroutine, b *bug) {
 	}
 	e.aborting = true
 	m := e.main
-	if m == me || m.state == gDetached {
-		return // it notices at its next hook, or when it returns from this one
+	if m.state == gDetached {
+		// It notices at its next hook. If it stays in uncontrolled code
+		// (the bug may be what keeps it there), the schedule's subtest
+		// gives up on it (watchdog, abandonMain); at once when it is the
+		// verdict.
+		e.abortedAt.Store(time.Now().UnixNano())
+		if b != nil && (b.kind == kindStuck || b.kind == kindDeadlock) {
+			e.abandonLocked()
+		}
+		return
+	}
+	if m == me {
+		return // it notices when it returns from this hook
 	}
 	e.cur.Store(m)
 	raceDisable()

@@ -97,7 +97,9 @@ func (r *RecvCase[E]) reflectCase() reflect.SelectCase {
 func (r *RecvCase[E]) setRecv(v reflect.Value, ok bool) {
 	r.OK = ok
 	if ok {
-		r.Value = v.Interface().(E)
+		// Set, not v.Interface().(E): a nil interface value received on
+		// a channel of an interface type would fail the assertion.
+		reflect.ValueOf(&r.Value).Elem().Set(v)
 	}
 }
 
@@ -247,7 +249,30 @@ func Select(hasDefault bool, cases ...Case) int {
 			what = "select with no cases"
 			poll = nil
 		}
-		released := !e.blockPoll(me, what, poll, eager)
+		watch := func() *watch {
+			// The cases on channels of uncontrolled code: the model's
+			// own channels cannot change while the execution is idle.
+			w := &watch{}
+			var idx []int
+			for i, c := range cases {
+				if !c.isNil() && !e.chanOf(c.key()).owned {
+					w.cases = append(w.cases, c.reflectCase())
+					idx = append(idx, i)
+				}
+			}
+			w.fire = func(k int, v reflect.Value, ok bool) {
+				i := idx[k]
+				cases[i].setRecv(v, ok)
+				e.hbCase(me, cases[i])
+				st.fired = i
+				ws[i].done = true
+			}
+			return w
+		}
+		if poll == nil {
+			watch = nil
+		}
+		released := !e.blockPoll(me, what, poll, eager, watch)
 		e.mu.Lock()
 		for i, c := range cases {
 			if ws[i] != nil {

@@ -58,6 +58,7 @@ func Gosched() {
 func (e *execution) run(g *goroutine, f func()) {
 	e.mu.Lock()
 	g.goid = goid()
+	g.gp = getg()
 	e.byGoid.put(g.goid, g)
 	e.mu.Unlock()
 	returned := false

@@ -5,18 +5,49 @@ import (
 	"time"
 )
 
-// The watchdog keeps uncontrolled code from hanging an execution: when the
-// goroutine holding the token makes no scheduling decision for
-// settings.detachAfter (it blocks in a system call, in a library the
-// rewriter did not instrument, or computes for long), it is detached, and
-// the token goes to another goroutine. The detached goroutine takes the
-// token back at its next hook; the schedule is marked as possibly not
+// The watchdog keeps uncontrolled code from stalling or hanging an
+// execution. While an execution runs it looks at the token holder every
+// few tens of microseconds (nap): when the holder has made no scheduling
+// decision since the last look, it reads what Go's scheduler says the
+// holder is doing (gstatus.go):
+//
+//   - blocked in uncontrolled code (a channel or lock of a library,
+//     netpoll, a sleep), or exited (a goroutine started by uncontrolled
+//     code that went back to it and ended): detached at once, if anything
+//     else could use the token (a runnable goroutine, a pending timer, a
+//     goroutine waiting on a channel uncontrolled code feeds); otherwise
+//     after settings.blockedAlone, which only matters for the bound below;
+//   - in a system call: detached once the call has lasted
+//     settings.syscallAfter (most calls return in microseconds);
+//   - computing, or in a state calibration could not interpret: detached
+//     after settings.detachAfter without a decision, as before the status
+//     could be read (and always, where it cannot: gstatusOK false).
+//
+// A detached goroutine takes the token back at its next hook (foreign in
+// sched.go, which also detaches a blocked holder at once when a goroutine
+// arrives from uncontrolled code). The schedule is marked as possibly not
 // replaying exactly.
+//
+// When no controlled goroutine can run and the execution waits for
+// uncontrolled code (idle, sched.go), the watchdog is the one that waits:
+// in a real select over the channels uncontrolled code may feed, a
+// comeback channel signalled by detached goroutines returning to a hook,
+// and a timer that re-reads the detached goroutines' states and enforces
+// the bounds (idle.go).
 
-var watchdogOnce sync.Once
+var (
+	watchdogOnce sync.Once
+	// watchdogCycles counts the watchdog's passes, for tests.
+	watchdogCycles rtCounter
+)
 
 //go:norace
-func startWatchdog() { watchdogOnce.Do(func() { go watchdog() }) }
+func startWatchdog() {
+	watchdogOnce.Do(func() {
+		calibrateGstatus()
+		go watchdog()
+	})
+}
 
 //go:norace
 func watchdog() {
@@ -24,43 +55,145 @@ func watchdog() {
 		last     *execution
 		lastProg int64
 		lastCur  *goroutine
-		since    time.Time
+		since    time.Time // when lastProg/lastCur were first seen
+		sysSince time.Time // when the holder was first seen in a system call
+		freeAt   time.Time // when the token was first seen free
+		quiet    int       // passes without an execution
 	)
 	for {
-		time.Sleep(10 * time.Millisecond)
+		watchdogCycles.Add(1)
 		e := active.Load()
 		if e == nil {
 			last = nil
+			if quiet++; quiet > 2000 {
+				time.Sleep(10 * time.Millisecond) // no exploration going on
+			} else {
+				nap()
+			}
 			continue
 		}
+		quiet = 0
+		if e.idle.Load() != 0 {
+			e.idleWait()
+			last = nil
+			continue
+		}
+		nap()
 		now := time.Now()
+		if at := e.abortedAt.Load(); at != 0 && now.Sub(time.Unix(0, at)) > e.set.detachedGrace {
+			// The execution was aborted while its test goroutine was in
+			// uncontrolled code, and it has not come back.
+			e.mu.Lock()
+			e.abandonLocked()
+			e.mu.Unlock()
+		}
 		p, cur := e.progress.Load(), e.cur.Load()
 		if cur == nil {
-			e.kick()
-		}
-		if e != last || p != lastProg || cur != lastCur || cur == nil {
-			last, lastProg, lastCur, since = e, p, cur, now
+			// The token is free but nobody waits for uncontrolled code
+			// (a goroutine left it for a subtest to pick up): after a
+			// while, look at why.
+			if freeAt.IsZero() || e != last {
+				freeAt = now
+			} else if now.Sub(freeAt) > kickAfter {
+				e.kick()
+				freeAt = time.Time{}
+			}
+			last, lastCur = e, nil
 			continue
 		}
-		if now.Sub(since) > e.set.detachAfter {
-			e.detach(cur, p)
-			since = now
+		freeAt = time.Time{}
+		if e != last || p != lastProg || cur != lastCur {
+			last, lastProg, lastCur, since, sysSince = e, p, cur, now, time.Time{}
+			continue
+		}
+		switch st, _ := cur.doing(); st {
+		case runBlocked, runGone:
+			e.detachStuck(cur, p, now.Sub(since) > e.set.blockedAlone)
+		case runSyscall:
+			if sysSince.IsZero() {
+				sysSince = now
+			} else if now.Sub(sysSince) > e.set.syscallAfter {
+				e.detachStuck(cur, p, now.Sub(sysSince) > e.set.blockedAlone)
+			}
+		default:
+			sysSince = time.Time{}
+			if now.Sub(since) > e.set.detachAfter {
+				e.detach(cur, p, "computing")
+			}
 		}
 	}
+}
+
+// kickAfter is how long the token may lie free, with no goroutine
+// waiting for uncontrolled code, before the watchdog runs the scheduler:
+// a subtest's goroutine on its way to take it is given that long.
+const kickAfter = 10 * time.Millisecond
+
+// othersWait reports that something besides the token holder could use
+// the token: a runnable goroutine (one back from uncontrolled code
+// included), a pending timer, a goroutine waiting on a channel that
+// uncontrolled code may feed. Lock held.
+//
+//go:norace
+func (e *execution) othersWait() bool {
+	return len(e.runnable) > 1 || e.eagerPollers > 0 || e.clock.pending()
+}
+
+// detachStuck detaches g, which holds the token and is blocked in
+// uncontrolled code (or has exited there), if others wait for the token
+// or long is set. The lock has the last word: g may be waiting for the
+// lock itself, not for uncontrolled code.
+//
+//go:norace
+func (e *execution) detachStuck(g *goroutine, progress int64, long bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.detachStuckLocked(g, progress, long)
+}
+
+// detachStuckLocked is detachStuck with the lock held.
+//
+//go:norace
+func (e *execution) detachStuckLocked(g *goroutine, progress int64, long bool) bool {
+	if e.mu.contended() || !long && !e.othersWait() {
+		return false
+	}
+	st, why := g.doing()
+	if st != runBlocked && st != runGone && st != runSyscall {
+		return false
+	}
+	return e.detachLocked(g, progress, why)
 }
 
 // detach takes the token from g, which has held it without progress.
 //
 //go:norace
-func (e *execution) detach(g *goroutine, progress int64) {
+func (e *execution) detach(g *goroutine, progress int64, why string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.detachLocked(g, progress, why)
+}
+
+// detachLocked detaches g if it still holds the token at progress.
+// Lock held.
+//
+//go:norace
+func (e *execution) detachLocked(g *goroutine, progress int64, why string) bool {
 	if e.over || e.aborting || e.cur.Load() != g || e.progress.Load() != progress || g.state != gRunnable {
-		return
+		return false
 	}
-	e.setState(g, gDetached)
+	if st, _ := g.doing(); st == runGone {
+		// It went back to uncontrolled code and ended there (an adopted
+		// goroutine: ours end through exit).
+		e.setState(g, gDone)
+	} else {
+		e.setState(g, gDetached)
+		g.detachedWhy = why
+	}
+	e.detaches++
 	e.cur.Store(nil)
 	e.handOff(g)
+	return true
 }
 
 // kick runs the scheduler when the token is free (every goroutine is
@@ -71,7 +204,7 @@ func (e *execution) detach(g *goroutine, progress int64) {
 func (e *execution) kick() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.over || e.aborting || e.cur.Load() != nil {
+	if e.over || e.aborting || e.cur.Load() != nil || e.idle.Load() != 0 {
 		return
 	}
 	e.handOff(nil)

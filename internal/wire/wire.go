@@ -39,6 +39,11 @@ type Config struct {
 	MaxSteps int `json:"max_steps,omitempty"`
 	// Races selects the race mode: "" or "off", "report".
 	Races string `json:"races,omitempty"`
+	// UncontrolledWaitNS bounds, in nanoseconds, how long an execution
+	// waits for goroutines of the test that are in uncontrolled code
+	// before it ends with "could not complete"; 0 means the runtime's
+	// default.
+	UncontrolledWaitNS int64 `json:"uncontrolled_wait_ns,omitempty"`
 
 	// TraceDir is where traces of bugs are written.
 	TraceDir string `json:"trace_dir"`

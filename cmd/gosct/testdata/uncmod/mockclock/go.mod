@@ -1,0 +1,3 @@
+module example.com/mockclock
+
+go 1.21
