@@ -38,6 +38,9 @@ type explorer struct {
 	bugsBefore int
 	lastSave   time.Time
 	saveFailed bool
+	// uncontrolled counts the schedules that depended on uncontrolled
+	// code, uncReplayed those of them that replayed (Config.CheckReplay).
+	uncontrolled, uncReplayed int
 	// stopped says why the exploration stopped before its limits
 	// (wire.StopInterrupted...), in the test event: the command stops a
 	// per-process exploration there too.
@@ -177,6 +180,12 @@ func (x *explorer) explore(body func(*testing.T)) {
 				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error()})
 			}
 		}
+		if e.uncontrolled && e.bug == nil {
+			x.uncontrolled++
+			if x.c.CheckReplay && x.replays(e, body) {
+				x.uncReplayed++
+			}
+		}
 		if e.bug != nil && e.bug.kind == kindStuck {
 			// Not a bug: gosct cannot tell whether the uncontrolled code
 			// would have moved. An error of the test, whose exploration
@@ -238,7 +247,28 @@ func (x *explorer) finish() {
 		Exhausted: x.exhausted,
 		Status:    st,
 		Message:   x.stopped,
+
+		Uncontrolled:         x.uncontrolled,
+		UncontrolledReplayed: x.uncReplayed,
 	})
+}
+
+// replays runs e's schedule again and reports whether it took the same
+// decisions and passed again.
+//
+//go:norace
+func (x *explorer) replays(e *execution, body func(*testing.T)) bool {
+	rs := &trailStrategy{trail: e.trail}
+	re, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_check", rs, x.set, body)
+	if rs.diverged || re.bug != nil || len(re.trail) != len(e.trail) {
+		return false
+	}
+	for i := range e.trail {
+		if re.trail[i] != e.trail[i] {
+			return false
+		}
+	}
+	return true
 }
 
 //go:norace

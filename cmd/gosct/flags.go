@@ -52,7 +52,10 @@ type testOptions struct {
 	// uncontrolledWait bounds the wait for goroutines in uncontrolled
 	// code (0: the runtime's default).
 	uncontrolledWait time.Duration
-	verbose          bool
+	// checkReplay re-runs the schedules that depended on uncontrolled
+	// code to count those that replay (a measurement).
+	checkReplay bool
+	verbose     bool
 	// state is the directory of saved searches; perProcess runs every
 	// schedule in a fresh process.
 	state      string
@@ -79,6 +82,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.deps, "deps", false, "also instrument the packages of dependency modules")
 	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps of one execution: past them a spin is a livelock, other work stops the test as not explored (default: the runtime's)")
 	fs.DurationVar(&o.uncontrolledWait, "uncontrolled-wait", 0, "how long an execution waits for goroutines of the test blocked in uncontrolled code before it ends with \"could not complete\" (default 10s)")
+	fs.BoolVar(&o.checkReplay, "check-replay", false, "run every schedule that depended on uncontrolled code twice and count those that replay (a measurement; in --json test events)")
 	fs.StringVar(&o.races, "races", "off", "data races: off, report (a race is a bug; every access stays a scheduling point) or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")

@@ -86,8 +86,13 @@ type jsonTest struct {
 	// Resumed: schedules of earlier runs of a saved search (--state).
 	Resumed int `json:"resumed,omitempty"`
 	// Stopped says why the exploration stopped before its limits:
-	// "interrupted", "skipped", "too long".
+	// "interrupted", "skipped", "too long", "could not complete".
 	Stopped string `json:"stopped,omitempty"`
+	// Uncontrolled: schedules that depended on uncontrolled code (they
+	// may not replay exactly); UncontrolledReplayed: those of them that
+	// replayed, with --check-replay.
+	Uncontrolled         int `json:"uncontrolled,omitempty"`
+	UncontrolledReplayed int `json:"uncontrolled_replayed,omitempty"`
 }
 
 type jsonMessage struct {
@@ -202,7 +207,8 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if r.json {
 		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Result: result, Schedules: e.Schedules, Bugs: e.Bugs,
-			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed, Stopped: e.Message})
+			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed, Stopped: e.Message,
+			Uncontrolled: e.Uncontrolled, UncontrolledReplayed: e.UncontrolledReplayed})
 		return
 	}
 	if !r.verbose {

@@ -150,7 +150,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth,
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir,
-			UncontrolledWaitNS: int64(o.uncontrolledWait),
+			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay,
 		}
 		if o.perProcess {
 			r.perProcess(i, pkg, bin, cfg, o.run, tests, wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing})

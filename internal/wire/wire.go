@@ -44,6 +44,10 @@ type Config struct {
 	// before it ends with "could not complete"; 0 means the runtime's
 	// default.
 	UncontrolledWaitNS int64 `json:"uncontrolled_wait_ns,omitempty"`
+	// CheckReplay runs every schedule that depended on uncontrolled code
+	// a second time with the same decisions, and counts those that
+	// replay (a measurement: it doubles their cost).
+	CheckReplay bool `json:"check_replay,omitempty"`
 
 	// TraceDir is where traces of bugs are written.
 	TraceDir string `json:"trace_dir"`
@@ -96,6 +100,12 @@ type Event struct {
 	Exhausted  bool    `json:"exhausted,omitempty"`
 	Status     string  `json:"status,omitempty"`
 	Controlled bool    `json:"controlled,omitempty"`
+	// Uncontrolled counts the schedules that depended on uncontrolled
+	// code (a goroutine detached or adopted: they may not replay
+	// exactly); with Config.CheckReplay, UncontrolledReplayed counts
+	// those of them that took the same decisions when run again.
+	Uncontrolled         int `json:"uncontrolled,omitempty"`
+	UncontrolledReplayed int `json:"uncontrolled_replayed,omitempty"`
 	// Resumed is the number of schedules explored by earlier runs of a
 	// saved search that this run resumed; Schedules counts this run's.
 	Resumed int `json:"resumed,omitempty"`
