@@ -102,6 +102,9 @@ func writeOverlay(b *Build, mod *module, w *writer) error {
 		}
 		w.overlay[file] = p
 	}
+	if err := w.overlayDepGoMods(); err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(struct{ Replace map[string]string }{w.overlay}, "", "\t")
 	if err != nil {
 		return err

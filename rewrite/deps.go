@@ -3,12 +3,15 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"go/version"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // depModule is a dependency module whose packages are instrumented.
@@ -16,6 +19,7 @@ type depModule struct {
 	Path, Version, Dir string
 	Replace            string            // the path it is replaced by in go.mod, if any
 	copied             bool              // in the module cache: copied out and replaced
+	overlaid           bool              // not copied, and files of it are overlaid
 	files              map[string][]byte // path relative to Dir -> rewritten source
 }
 
@@ -58,6 +62,44 @@ func (w *writer) depFor(name string) (*depModule, string) {
 	return nil, ""
 }
 
+// markOverlaid notes that file name, overlaid, belongs to a dependency
+// module that is not copied (replaced by a local directory).
+func (w *writer) markOverlaid(name string) {
+	for dir, m := range w.deps {
+		if !m.copied && strings.HasPrefix(name, dir+string(filepath.Separator)) {
+			m.overlaid = true
+		}
+	}
+}
+
+// overlayDepGoMods overlays the go.mod of every dependency module whose
+// files are overlaid in place, with its go line raised (raiseGoLine).
+func (w *writer) overlayDepGoMods() error {
+	for dir, m := range w.deps {
+		if !m.overlaid {
+			continue
+		}
+		gomod := filepath.Join(dir, "go.mod")
+		data, err := os.ReadFile(gomod)
+		if err != nil {
+			continue // no go.mod: the go command synthesizes one for a replacement
+		}
+		out, raised, err := raiseGoLine(gomod, data)
+		if err != nil {
+			return fmt.Errorf("module %s: %v", m.Path, err)
+		}
+		if !raised {
+			continue
+		}
+		p, err := w.put("go.mod", out)
+		if err != nil {
+			return err
+		}
+		w.overlay[gomod] = p
+	}
+	return nil
+}
+
 // skipDep reports a file of a dependency module that is not to be
 // instrumented (its module was left alone).
 func (w *writer) skipDep(name string, isDep bool) bool {
@@ -92,7 +134,9 @@ func (w *writer) writeDeps() ([]replacement, error) {
 			rels = append(rels, rel)
 		}
 		sort.Strings(rels)
-		parts := [][]byte{[]byte(m.Path + "@" + m.Version)}
+		// "go-line": copies made since the go line is raised (copyModule)
+		// are not the copies made before.
+		parts := [][]byte{[]byte(m.Path + "@" + m.Version + " go-line")}
 		for _, rel := range rels {
 			parts = append(parts, []byte(rel), m.files[rel])
 		}
@@ -140,11 +184,16 @@ func copyModule(m *depModule, dst, cache string) error {
 		return err
 	}
 	gomod := filepath.Join(tmp, "go.mod")
-	if _, err := os.Stat(gomod); err != nil {
+	data, err := os.ReadFile(gomod)
+	if err != nil {
 		// A module without go.mod: a replacement directory needs one.
-		if err := os.WriteFile(gomod, []byte("module "+m.Path+"\n"), 0o666); err != nil {
-			return err
-		}
+		data = []byte("module " + m.Path + "\n")
+	}
+	if data, _, err = raiseGoLine(gomod, data); err != nil {
+		return fmt.Errorf("%s: %v", m.Path, err)
+	}
+	if err := os.WriteFile(gomod, data, 0o666); err != nil {
+		return err
 	}
 	if err := os.Rename(tmp, dst); err != nil {
 		if _, serr := os.Stat(dst); serr == nil {
@@ -153,4 +202,31 @@ func copyModule(m *depModule, dst, cache string) error {
 		return err
 	}
 	return nil
+}
+
+// raiseGoLine raises the go line of an instrumented dependency's go.mod to
+// minGo when it says less (or nothing): the hooks are generic functions,
+// called with inferred type arguments, which the compiler refuses below
+// go1.18 ("implicit function instantiation requires go1.18 or later").
+// Raising the language version to 1.21 changes the meaning of no program
+// that compiled before: what changed between 1.13 and 1.21 only adds to
+// the language (generics, min and max, which a package's own declarations
+// shadow), and the change that alters meaning, per-iteration loop
+// variables, comes with go1.22, which is not reached; the rewriter
+// already follows the module's own version for loops it generates. The
+// run-time behaviour a go line selects (GODEBUG defaults) is the main
+// module's, not a dependency's.
+func raiseGoLine(path string, data []byte) ([]byte, bool, error) {
+	f, err := modfile.ParseLax(path, data, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	if f.Go != nil && version.Compare("go"+f.Go.Version, "go"+minGo) >= 0 {
+		return data, false, nil
+	}
+	if err := f.AddGoStmt(minGo); err != nil {
+		return nil, false, err
+	}
+	out, err := f.Format()
+	return out, true, err
 }

@@ -74,6 +74,7 @@ func instrumentAll(ld *loaded, b *Build, w *writer) error {
 				return err
 			}
 			w.overlay[name] = dst
+			w.markOverlaid(name)
 			if out != nil {
 				out.Files[name] = dst
 				out.Tests = append(out.Tests, res.tests...)

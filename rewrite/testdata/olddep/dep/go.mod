@@ -1,0 +1,3 @@
+module example.com/olddep
+
+go 1.13
