@@ -51,7 +51,11 @@ func startWatchdog() {
 
 //go:norace
 func watchdog() {
+	napInit()
 	var (
+		// hotUntil: a holder blocked in uncontrolled code was detached
+		// lately: the test does I/O, and the watchdog looks more often.
+		hotUntil time.Time
 		last     *execution
 		lastProg int64
 		lastCur  *goroutine
@@ -68,7 +72,7 @@ func watchdog() {
 			if quiet++; quiet > 2000 {
 				time.Sleep(10 * time.Millisecond) // no exploration going on
 			} else {
-				nap()
+				nap(napCold)
 			}
 			continue
 		}
@@ -78,7 +82,11 @@ func watchdog() {
 			last = nil
 			continue
 		}
-		nap()
+		if time.Now().Before(hotUntil) {
+			nap(napHot)
+		} else {
+			nap(napCold)
+		}
 		now := time.Now()
 		if at := e.abortedAt.Load(); at != 0 && now.Sub(time.Unix(0, at)) > e.set.detachedGrace {
 			// The execution was aborted while its test goroutine was in
@@ -108,7 +116,9 @@ func watchdog() {
 		}
 		switch st, _ := cur.doing(); st {
 		case runBlocked, runGone:
-			e.detachStuck(cur, p, now.Sub(since) > e.set.blockedAlone)
+			if e.detachStuck(cur, p, now.Sub(since) > e.set.blockedAlone) {
+				hotUntil = now.Add(hotFor)
+			}
 		case runSyscall:
 			if sysSince.IsZero() {
 				sysSince = now
@@ -123,6 +133,14 @@ func watchdog() {
 		}
 	}
 }
+
+// The watchdog's naps: napHot while tests detach blocked holders (for
+// hotFor after the last one), napCold otherwise.
+const (
+	napHot  = 10 * time.Microsecond
+	napCold = 50 * time.Microsecond
+	hotFor  = 50 * time.Millisecond
+)
 
 // kickAfter is how long the token may lie free, with no goroutine
 // waiting for uncontrolled code, before the watchdog runs the scheduler:
@@ -145,10 +163,10 @@ func (e *execution) othersWait() bool {
 // lock itself, not for uncontrolled code.
 //
 //go:norace
-func (e *execution) detachStuck(g *goroutine, progress int64, long bool) {
+func (e *execution) detachStuck(g *goroutine, progress int64, long bool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.detachStuckLocked(g, progress, long)
+	return e.detachStuckLocked(g, progress, long)
 }
 
 // detachStuckLocked is detachStuck with the lock held.
