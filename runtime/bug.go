@@ -62,7 +62,9 @@ func (e *execution) snapshot(gs []*goroutine) []gsnap {
 				s.waiting += " (" + g.waitObj + ")"
 			}
 		}
-		if g.state == gDetached {
+		if g.inRun {
+			s.state = "waiting for its subtest (t.Run)"
+		} else if g.state == gDetached {
 			why := g.detachedWhy
 			if st, w := g.doing(); st == runBlocked || st == runSyscall {
 				why = w

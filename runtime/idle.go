@@ -326,9 +326,9 @@ func processGoroutines() []procG {
 func (e *execution) stuckBug(own []*goroutine) *bug {
 	b := &bug{kind: kindStuck, gs: e.snapshot(e.liveGoroutines())}
 	var where []string
-	for _, s := range b.gs {
-		if strings.HasPrefix(s.state, gDetached.String()) {
-			where = append(where, "G"+itoa(s.id)+" ("+s.created+") "+s.state)
+	for i, s := range b.gs {
+		if g := e.gs[s.id]; g.state == gDetached && !g.inRun {
+			where = append(where, "G"+itoa(s.id)+" ("+s.created+") "+b.gs[i].state)
 		}
 	}
 	b.message = "blocked in uncontrolled code for " + e.set.stuckAfter.String() + ": " + strings.Join(where, "; ")

@@ -590,6 +590,7 @@ func (e *execution) abortLocked(me *goroutine, b *bug) {
 		return
 	}
 	e.aborting = true
+	e.releaseAdopted()
 	m := e.main
 	if m.state == gDetached {
 		// It notices at its next hook. If it stays in uncontrolled code
@@ -613,6 +614,28 @@ func (e *execution) abortLocked(me *goroutine, b *bug) {
 		m.wake <- wakeAbort
 	}
 	raceEnable()
+}
+
+// releaseAdopted lets the goroutines started by uncontrolled code run on
+// uncontrolled as soon as the execution is aborted, not at its teardown:
+// the test goroutine's deferred calls, which run first, may wait for them
+// in uncontrolled code (httptest.Server.Close waits for its handlers).
+// Lock held.
+//
+//go:norace
+func (e *execution) releaseAdopted() {
+	for _, g := range e.gs {
+		if !g.adopted || g == e.cur.Load() || (g.state != gBlocked && g.state != gRunnable) {
+			continue
+		}
+		raceDisable()
+		select {
+		case g.wake <- wakeRelease:
+			e.setState(g, gDetached)
+		default: // a wake is pending: it sees aborting at its next hook
+		}
+		raceEnable()
+	}
 }
 
 // failMain ends the test goroutine after a bug: the schedule's subtest
