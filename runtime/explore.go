@@ -41,6 +41,8 @@ type explorer struct {
 	// uncontrolled counts the schedules that depended on uncontrolled
 	// code, uncReplayed those of them that replayed (Config.CheckReplay).
 	uncontrolled, uncReplayed int
+	// timedDetaches sums the executions' (tests look at it).
+	timedDetaches int
 	// stopped says why the exploration stopped before its limits
 	// (wire.StopInterrupted...), in the test event: the command stops a
 	// per-process exploration there too.
@@ -180,6 +182,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error()})
 			}
 		}
+		x.timedDetaches += e.timedDetaches
 		if e.uncontrolled && e.bug == nil {
 			x.uncontrolled++
 			if x.c.CheckReplay && x.replays(e, body) {

@@ -2,6 +2,10 @@ package runtime
 
 import (
 	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,6 +96,51 @@ func TestRunState(t *testing.T) {
 		}
 		if got != runGone {
 			t.Errorf("%s: after exit, runState = %d, want gone", c.name, got)
+		}
+	}
+}
+
+// TestGstatusLayout checks calibration against this Go's own source
+// (runtime2.go in GOROOT): the fields around goid and the status values.
+func TestGstatusLayout(t *testing.T) {
+	calibrateGstatus()
+	if !gstatusOK {
+		t.Skip("no g status on this architecture")
+	}
+	src, err := os.ReadFile(filepath.Join(goruntime.GOROOT(), "src", "runtime", "runtime2.go"))
+	if err != nil {
+		t.Skipf("Go's source is not installed: %v", err)
+	}
+	s := string(src)
+	g := s[strings.Index(s, "type g struct {"):]
+	g = g[:strings.Index(g, "\n}\n")]
+	var fields []string
+	for _, line := range strings.Split(g, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && !strings.HasPrefix(f[0], "//") {
+			fields = append(fields, f[0]+" "+f[1])
+		}
+	}
+	want := []string{"atomicstatus atomic.Uint32", "stackLock uint32", "goid uint64", "schedlink guintptr", "waitsince int64", "waitreason waitReason"}
+	at := -1
+	for i := range fields {
+		if fields[i] == want[0] {
+			at = i
+		}
+	}
+	if at < 0 || at+len(want) > len(fields) {
+		t.Fatalf("runtime2.go's g has no atomicstatus field: calibration is on its own; fields: %v", fields)
+	}
+	if got := fields[at : at+len(want)]; strings.Join(got, ";") != strings.Join(want, ";") {
+		t.Logf("runtime2.go's g around goid: %v (calibration found status at goid%+d, reason at goid%+d)", got, statusOffset-goidOffset, reasonOffset-goidOffset)
+		t.Skip("another layout than the one this test knows: calibration searched for it")
+	}
+	if statusOffset != goidOffset-8 || reasonOffset != goidOffset+24 {
+		t.Errorf("calibrated status at goid%+d and reason at goid%+d; runtime2.go says -8 and +24", statusOffset-goidOffset, reasonOffset-goidOffset)
+	}
+	for name, v := range map[string]int{"_Grunnable": gsRunnable, "_Grunning": gsRunning, "_Gsyscall": gsSyscall, "_Gwaiting": gsWaiting, "_Gdead": gsDead} {
+		if !strings.Contains(s, name+" // "+strconv.Itoa(v)) {
+			t.Errorf("runtime2.go does not say %s = %d", name, v)
 		}
 	}
 }

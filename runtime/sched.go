@@ -105,6 +105,9 @@ type execution struct {
 	eagerPollers int
 	idleSince    time.Time
 	detaches     int // times a goroutine was detached
+	// timedDetaches counts those detached by timeout (computing, or a
+	// state the runtime cannot read), not because they were blocked.
+	timedDetaches int
 	// The wait for uncontrolled code (idle.go): idle is set while the
 	// watchdog waits, selecting while it is inside its select (a
 	// goroutine coming back then signals comeback instead of taking the

@@ -209,6 +209,9 @@ func (e *execution) detachLocked(g *goroutine, progress int64, why string) bool 
 		g.detachedWhy = why
 	}
 	e.detaches++
+	if why == "computing" {
+		e.timedDetaches++
+	}
 	e.cur.Store(nil)
 	e.handOff(g)
 	return true

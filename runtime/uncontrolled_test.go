@@ -1,0 +1,111 @@
+package runtime
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+// Tests of uncontrolled code. Code in this package is not rewritten: a
+// plain channel operation is uncontrolled code, as in a library gosct does
+// not instrument, and only explicit calls (Go, Lock, Send...) are hooks.
+
+// TestBlockedHolderDetachedAtOnce: the holder blocks in uncontrolled code
+// on what another controlled goroutine, runnable, will do (also in
+// uncontrolled code). The runtime knows the holder is blocked and hands
+// the token on: every schedule passes, and no detach waited for the
+// computing timeout.
+func TestBlockedHolderDetachedAtOnce(t *testing.T) {
+	calibrateGstatus()
+	if !gstatusOK {
+		t.Skip("no g status here: detaches wait for the timeout")
+	}
+	x := check(t, "random", 30, func(t *testing.T) {
+		ch := make(chan int) // not Chan: uncontrolled
+		done := Chan(make(chan int, 2))
+		Go(func() { Send(done, <-ch) })
+		Go(func() { ch <- 1; Send(done, 2) })
+		Recv(done)
+		Recv(done)
+	})
+	if x.uncontrolled != 30 {
+		t.Errorf("%d of 30 schedules marked as depending on uncontrolled code", x.uncontrolled)
+	}
+	if x.timedDetaches != 0 {
+		t.Errorf("%d detaches waited for the timeout: the holder's state was not read", x.timedDetaches)
+	}
+}
+
+// TestVictimStuckInUncontrolled: the test goroutine sleeps on a channel
+// nobody feeds, while an uncontrolled goroutine keeps the process busy.
+func TestVictimStuckInUncontrolled(t *testing.T) {
+	victimOnly(t)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	Test(t, func(t *testing.T) {
+		<-make(chan int)
+	})
+}
+
+func TestStuckInUncontrolledCouldNotComplete(t *testing.T) {
+	evs := victim(t, "TestVictimStuckInUncontrolled", wire.Config{UncontrolledWaitNS: int64(300 * time.Millisecond)})
+	var errs []wire.Event
+	var tests []wire.Event
+	for _, e := range evs {
+		switch e.Event {
+		case "error":
+			errs = append(errs, e)
+		case "test":
+			tests = append(tests, e)
+		}
+	}
+	if len(bugs(evs)) != 0 || len(errs) != 1 {
+		t.Fatalf("want one error and no bug, got %+v", evs)
+	}
+	if !strings.HasPrefix(errs[0].Message, "could not complete: blocked in uncontrolled code") || !strings.Contains(errs[0].Message, "G0 (test goroutine) in uncontrolled code at ") || !strings.Contains(errs[0].Message, "[chan receive]") {
+		t.Errorf("error: %q", errs[0].Message)
+	}
+	// The exploration stopped cleanly: its test event was written.
+	if len(tests) != 1 || tests[0].Schedules != 1 || tests[0].Message != "could not complete" {
+		t.Errorf("test events %+v", tests)
+	}
+}
+
+// TestVictimUncontrolledDeadlock: G1 holds a (controlled) mutex and blocks
+// for ever in uncontrolled code; the test goroutine waits for the mutex.
+func TestVictimUncontrolledDeadlock(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		locked := Chan(make(chan bool))
+		Go(func() {
+			Lock(&mu)
+			Send(locked, true)
+			<-make(chan int) // uncontrolled, for ever
+		})
+		Recv(locked)
+		Lock(&mu)
+	})
+}
+
+func TestUncontrolledDeadlock(t *testing.T) {
+	evs := victim(t, "TestVictimUncontrolledDeadlock", wire.Config{Strategy: "dfs", Schedules: 20})
+	b := wantBug(t, evs, "deadlock")
+	// (Where in the code: this package's frames are gosct's own, left out
+	// of reports; the e2e test of cmd/gosct checks the file:line.)
+	if !strings.Contains(b.Message, "G1 (uncontrolled_test.go:") || !strings.Contains(b.Message, "in uncontrolled code at") || !strings.Contains(b.Message, "[chan receive]") {
+		t.Errorf("the deadlock does not say where the goroutine in uncontrolled code is: %q", b.Message)
+	}
+}
