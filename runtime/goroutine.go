@@ -71,7 +71,10 @@ type goroutine struct {
 	// time nor holds the virtual clock for it.
 	inRun     bool
 	runParent *goroutine
-	created   uintptr // pc of the go statement (0 for adopted goroutines)
+	// runPending: the subtest g started in t.Run has not reached the
+	// runtime yet.
+	runPending bool
+	created    uintptr // pc of the go statement (0 for adopted goroutines)
 
 	// op is the operation the goroutine is about to perform or is blocked
 	// in; where is its source position, recorded only in detailed mode.

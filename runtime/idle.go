@@ -46,7 +46,7 @@ import (
 //
 //go:norace
 func (e *execution) waitExternal() bool {
-	if e.ndetached == 0 && e.eagerPollers == 0 {
+	if e.ndetached == 0 && e.eagerPollers == 0 && e.runPending == 0 {
 		return false
 	}
 	if e.mainDone && len(e.blockedGoroutines(false)) == 0 {
@@ -71,6 +71,8 @@ func (e *execution) waitExternal() bool {
 //go:norace
 func (e *execution) idleLimit() time.Duration {
 	switch {
+	case e.runPending > 0:
+		return e.set.stuckAfter // a subtest on its way
 	case e.ndetached == 0 || e.clock.pending():
 		return e.set.pollGrace
 	case e.mainDone || e.ownDetached() == nil:

@@ -104,6 +104,7 @@ type execution struct {
 	ndetached    int
 	eagerPollers int
 	idleSince    time.Time
+	runPending   int // subtests started by t.Run that have not arrived yet
 	detaches     int // times a goroutine was detached
 	// timedDetaches counts those detached by timeout (computing, or a
 	// state the runtime cannot read), not because they were blocked.

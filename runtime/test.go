@@ -65,6 +65,10 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 	if me.state == gDetached && !e.over {
 		me.inRun = true
 		e.ndetached--
+		// Until the subtest's goroutine arrives, the execution waits for
+		// it rather than call a deadlock (idle.go).
+		me.runPending = true
+		e.runPending++
 	}
 	e.mu.Unlock()
 	ok := t.Run(name, func(t *testing.T) {
@@ -74,9 +78,13 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 			child.runParent = me
 			defer e.adoptedExit(child)
 		}
+		e.mu.Lock()
+		e.endRunPending(me)
+		e.mu.Unlock()
 		f(t)
 	})
 	e.mu.Lock()
+	e.endRunPending(me)
 	e.endRunWait(me)
 	e.mu.Unlock()
 	e.rejoin(me)
@@ -165,5 +173,16 @@ func (e *execution) endRunWait(g *goroutine) {
 	if g.inRun {
 		g.inRun = false
 		e.ndetached++
+	}
+}
+
+// endRunPending notes that the subtest g started has arrived (or will
+// not). Lock held.
+//
+//go:norace
+func (e *execution) endRunPending(g *goroutine) {
+	if g.runPending {
+		g.runPending = false
+		e.runPending--
 	}
 }
