@@ -136,6 +136,9 @@ func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
 	if x.c.Races != "" {
 		tr.Params["races"] = x.c.Races
 	}
+	if x.c.Deps {
+		tr.Params["deps"] = true
+	}
 	for i, d := range e.trail {
 		td := replay.Decision{Kind: d.kind.String(), Choice: int(d.choice), G: int(d.cur)}
 		if i < len(detail.ops) {

@@ -22,7 +22,9 @@ func uncDir(t *testing.T) string {
 func TestE2EUncontrolledMockClock(t *testing.T) {
 	// Without a bound of its own the stuck test would wait the runtime's
 	// default (10 s); 2 s keeps the test short and shows the flag works.
-	r := runGosct(t, uncDir(t), "test", "--json", "--seed", "1", "--schedules", "200",
+	// --deps=false: the mock's module stays uncontrolled code (by default
+	// gosct would instrument it, and the mock's channels would be its own).
+	r := runGosct(t, uncDir(t), "test", "--json", "--seed", "1", "--schedules", "200", "--deps=false",
 		"--uncontrolled-wait", "2s", "--trace-dir", t.TempDir(), "./mock")
 	if r.code != exitBug { // a bug and an error: the bug decides
 		t.Fatalf("want exit 1 (a bug, and an error):\n%s", r)
@@ -76,5 +78,20 @@ func TestE2EUncontrolledMockClock(t *testing.T) {
 	}
 	if s := byName["TestSleepForever"]; s == nil || s["stopped"] != "could not complete" || s["schedules"] != float64(1) {
 		t.Errorf("TestSleepForever test event %v", s)
+	}
+}
+
+// TestE2EDepsByDefault: without --deps=false the mock's module is
+// instrumented, and the deadlock of TestAddUnderLock is one of the model,
+// with no goroutine in uncontrolled code.
+func TestE2EDepsByDefault(t *testing.T) {
+	r := runGosct(t, uncDir(t), "test", "--json", "--seed", "1", "--schedules", "50",
+		"--run", "TestAddUnderLock", "--trace-dir", t.TempDir(), "./mock")
+	bugs := bugEvents(t, r)
+	if r.code != exitBug || len(bugs) != 1 || bugs[0]["kind"] != "deadlock" {
+		t.Fatalf("want one deadlock:\n%s", r)
+	}
+	if msg, _ := bugs[0]["message"].(string); strings.Contains(msg, "uncontrolled") || !strings.Contains(msg, "chan receive") {
+		t.Errorf("the mock's channel should be a controlled one: %q", msg)
 	}
 }

@@ -47,8 +47,11 @@ type testOptions struct {
 	json      bool
 	keepGoing bool
 	deps      bool
-	maxSteps  int
-	races     string
+	// depsSet: --deps was given; without it a build that fails with the
+	// dependencies instrumented is retried without them.
+	depsSet  bool
+	maxSteps int
+	races    string
 	// uncontrolledWait bounds the wait for goroutines in uncontrolled
 	// code (0: the runtime's default).
 	uncontrolledWait time.Duration
@@ -79,7 +82,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
 	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "go on after a test's first bug")
-	fs.BoolVar(&o.deps, "deps", false, "also instrument the packages of dependency modules")
+	fs.BoolVar(&o.deps, "deps", true, "also instrument the packages of dependency modules (--deps=false: leave them uncontrolled)")
 	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps of one execution: past them a spin is a livelock, other work stops the test as not explored (default: the runtime's)")
 	fs.DurationVar(&o.uncontrolledWait, "uncontrolled-wait", 0, "how long an execution waits for goroutines of the test blocked in uncontrolled code before it ends with \"could not complete\" (default 10s)")
 	fs.BoolVar(&o.checkReplay, "check-replay", false, "run every schedule that depended on uncontrolled code twice and count those that replay (a measurement; in --json test events)")
@@ -98,6 +101,7 @@ func parseTest(args []string) (*testOptions, error) {
 		return nil, err
 	}
 	o.seedSet = fs.Changed("seed")
+	o.depsSet = fs.Changed("deps")
 	if fs.Changed("bound") && o.bound == 0 {
 		o.bound = -1 // strategies.Options: bound 0, not the default
 	} else if o.bound < 0 {

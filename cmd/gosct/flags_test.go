@@ -14,7 +14,7 @@ func TestParseTestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.strategy != "portfolio" || o.schedules != 1000 || o.budget != defaultBudget ||
-		o.depth != 3 || o.races != "off" || o.seedSet || o.json || o.keepGoing {
+		o.depth != 3 || o.races != "off" || o.seedSet || o.json || o.keepGoing || !o.deps || o.depsSet {
 		t.Errorf("defaults: %+v", o)
 	}
 	if !reflect.DeepEqual(o.packages, []string{"."}) {
@@ -31,7 +31,7 @@ func TestParseTestFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := testOptions{strategy: "pct", schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
-		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, keepGoing: true, deps: true,
+		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, keepGoing: true, deps: true, depsSet: true,
 		maxSteps: 500, races: "report", verbose: true, packages: []string{"./a", "./b/..."}}
 	got := *o
 	got.gotest = goTestFlags{}

@@ -157,7 +157,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		schedules = o.schedules
 	}
 	cfg := wire.Config{
-		Mode: "replay", Package: t.Package, Strategy: t.Strategy, Seed: t.Seed, Schedules: schedules,
+		Mode: "replay", Package: t.Package, Strategy: t.Strategy, Seed: t.Seed, Schedules: schedules, Deps: t.Params["deps"] == true,
 		Trace: tracePath, Continue: o.cont, TraceDir: traceDir,
 	}
 	res := r.runTests(0, pkg, bin, cfg, exactRun(t.Test), []string{top}, "")
@@ -217,9 +217,12 @@ func bugName(t *replay.Trace) string {
 // directory the trace recorded when it still holds that package, so the
 // replay works from anywhere, else by import path from cwd.
 func instrumentTracePackage(ctx context.Context, t *replay.Trace, cwd, tags string) (*rewrite.Build, error) {
+	// Built as it was recorded: with the dependency modules instrumented
+	// or not (their hooks are scheduling points of the trace).
+	deps, _ := t.Params["deps"].(bool)
 	if t.Dir != "" {
 		if fi, err := os.Stat(t.Dir); err == nil && fi.IsDir() {
-			b, err := instrument(ctx, rewrite.Options{Dir: t.Dir, Patterns: []string{"."}, Tags: tags})
+			b, err := instrument(ctx, rewrite.Options{Dir: t.Dir, Patterns: []string{"."}, Tags: tags, Deps: deps})
 			if err == nil {
 				for _, p := range b.Packages {
 					if p.ImportPath == t.Package {
@@ -229,5 +232,5 @@ func instrumentTracePackage(ctx context.Context, t *replay.Trace, cwd, tags stri
 			}
 		}
 	}
-	return instrument(ctx, rewrite.Options{Dir: cwd, Patterns: []string{t.Package}, Tags: tags})
+	return instrument(ctx, rewrite.Options{Dir: cwd, Patterns: []string{t.Package}, Tags: tags, Deps: deps})
 }

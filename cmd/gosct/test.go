@@ -48,6 +48,13 @@ type runner struct {
 	ahead chan struct{}
 	// diverged holds the divergences reported, to report each once.
 	diverged map[string]bool
+	// deps: the build instruments the dependency modules. withoutDeps,
+	// when set, is how to instrument without them, for a package whose
+	// build fails with them (noDeps caches that build).
+	deps        bool
+	withoutDeps *rewrite.Options
+	noDeps      *rewrite.Build
+	depsLeft    map[string]bool // packages built without them
 }
 
 func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -93,7 +100,16 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gosct test: %v\n", err)
 		return exitError
 	}
-	b, err := instrument(ctx, rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps})
+	opts := rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps}
+	b, err := instrument(ctx, opts)
+	if err != nil && o.deps && !o.depsSet {
+		// Instrumenting the dependencies is the default, not a demand:
+		// without them the packages may still be tested.
+		opts.Deps = false
+		if b, err = instrument(ctx, opts); err == nil {
+			rep.message("warning", "", "", "", "dependency modules not instrumented (they are uncontrolled code): instrumenting them failed")
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct test: %s\n", instrumentError(err))
 		return exitError
@@ -118,7 +134,11 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	runRe, _ := topLevelRun(o.run) // validated by parseTest
 	skipRe, _ := topLevelSkip(o.gotest.skipRe)
 	selected := func(tests []string) []string { return withoutSkipped(filterTests(tests, runRe), skipRe) }
-	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose}
+	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose, deps: opts.Deps}
+	if opts.Deps && !o.depsSet {
+		opts.Deps = false
+		r.withoutDeps = &opts
+	}
 	if len(b.Packages) == 0 {
 		rep.message("error", "", "", "", fmt.Sprintf("no package to test matches %s", strings.Join(o.packages, " ")))
 	}
@@ -149,7 +169,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
 			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth,
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
-			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir,
+			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
 			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay,
 		}
 		if o.perProcess {
@@ -249,6 +269,11 @@ func (r *runner) build1(i int, pkg *rewrite.Package) built {
 // builtPackage reports a failed build (its output names the user's
 // file:line) and returns the binary of a good one.
 func (r *runner) builtPackage(pkg *rewrite.Package, b built) (string, bool) {
+	if b.err != nil && r.withoutDeps != nil {
+		if bin, ok := r.buildWithoutDeps(pkg, b); ok {
+			return bin, true
+		}
+	}
 	if b.err != nil {
 		r.rep.output(b.out)
 		r.rep.message("error", pkg.ImportPath, "", "", "build failed: "+strings.TrimSpace(lastLine(b.err.Error())))
@@ -256,6 +281,29 @@ func (r *runner) builtPackage(pkg *rewrite.Package, b built) (string, bool) {
 		return "", false
 	}
 	return b.bin, true
+}
+
+// buildWithoutDeps builds pkg with its dependency modules left
+// uninstrumented, after the build with them failed (failed).
+func (r *runner) buildWithoutDeps(pkg *rewrite.Package, failed built) (string, bool) {
+	if r.noDeps == nil {
+		b, err := instrument(r.ctx, *r.withoutDeps)
+		if err != nil {
+			r.withoutDeps = nil
+			return "", false
+		}
+		r.noDeps = b
+	}
+	bin := failed.bin + "-nodeps"
+	if _, err := buildTestBinary(r.ctx, r.noDeps.ModDir, r.noDeps.Overlay, r.noDeps.Flags, r.gt, pkg.ImportPath, bin); err != nil {
+		return "", false
+	}
+	if r.depsLeft == nil {
+		r.depsLeft = map[string]bool{}
+	}
+	r.depsLeft[pkg.ImportPath] = true
+	r.rep.message("warning", pkg.ImportPath, "", "", "dependency modules not instrumented for this package (they are uncontrolled code): the build with them failed: "+strings.TrimSpace(lastLine(failed.err.Error())))
+	return bin, true
 }
 
 // startBuilds builds the test binaries of the packages that need one, in

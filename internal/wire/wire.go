@@ -44,6 +44,9 @@ type Config struct {
 	// before it ends with "could not complete"; 0 means the runtime's
 	// default.
 	UncontrolledWaitNS int64 `json:"uncontrolled_wait_ns,omitempty"`
+	// Deps says the binary was built with dependency modules instrumented
+	// (recorded in traces, so that a replay builds the same way).
+	Deps bool `json:"deps,omitempty"`
 	// CheckReplay runs every schedule that depended on uncontrolled code
 	// a second time with the same decisions, and counts those that
 	// replay (a measurement: it doubles their cost).
