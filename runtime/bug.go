@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gosct/gosct/internal/wire"
 )
 
 // Bug kinds, as the command and traces name them.
@@ -20,7 +22,7 @@ const (
 	// kindStuck is not a bug but a verdict: goroutines of the test stayed
 	// in uncontrolled code past the bound (idle.go). It is reported as an
 	// error of the test.
-	kindStuck = "could not complete"
+	kindStuck = wire.StopStuck
 )
 
 // bug is what went wrong in an execution.

@@ -194,7 +194,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// would have moved. An error of the test, whose exploration
 			// stops (its next schedules would likely wait as long).
 			x.emit(&wire.Event{Event: "error", Schedule: x.schedules, Message: kindStuck + ": " + e.bug.message, Report: e.bug.report(), Key: e.bug.key})
-			x.stopped = kindStuck
+			x.stopped = wire.StopStuck
 			break
 		}
 		if e.bug != nil {

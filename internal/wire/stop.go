@@ -16,6 +16,9 @@ const (
 	// StopTooLong: an execution exceeded the step limit (--max-steps)
 	// while still changing shared state.
 	StopTooLong = "too long"
+	// StopStuck: goroutines of the test stayed blocked in uncontrolled
+	// code past --uncontrolled-wait; an "error" event says where.
+	StopStuck = "could not complete"
 )
 
 // Limits are what a run allows one test function's exploration.
