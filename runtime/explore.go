@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,6 +43,11 @@ type explorer struct {
 	// (wire.StopInterrupted...), in the test event: the command stops a
 	// per-process exploration there too.
 	stopped string
+	// nondet counts the schedules the determinism check found to differ.
+	nondet int
+
+	filesOnce sync.Once
+	fileHash  map[string]string
 }
 
 //go:norace
@@ -51,12 +57,25 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		x.set.maxSteps = c.MaxSteps
 	}
 	x.set.races, x.set.accessPoints = parseRaces(c.Races)
+	free, err := parseControls(c.Free)
+	if err != nil {
+		return nil, err
+	}
+	x.set.free = free
 	if c.Mode == "replay" {
 		tr, err := replay.Read(c.Trace)
 		if err != nil {
 			return nil, err
 		}
 		x.trace0 = tr
+		if tr.Inputs != nil {
+			// Controls the recorded run had off stay off.
+			free, err := parseControls(tr.Inputs.Free)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", c.Trace, err)
+			}
+			x.set.free |= free
+		}
 		if r, ok := tr.Params["races"].(string); ok && c.Races == "" {
 			x.set.races, x.set.accessPoints = parseRaces(r) // as recorded
 		}
@@ -79,10 +98,11 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 				return nil, err
 			}
 		}
-		if c.PerProcess {
+		if c.PerProcess || c.CheckDeterminism {
 			// One execution per process: record its details now, as
 			// a re-run in this process (whose package state it has
-			// changed) could not repeat it.
+			// changed) could not repeat it. The determinism check
+			// compares two detailed runs.
 			x.set.detailed = true
 		}
 	}
@@ -121,7 +141,9 @@ func (x *explorer) limits() wire.Limits {
 //
 //go:norace
 func (x *explorer) progress() wire.Progress {
-	return wire.Progress{Schedules: x.schedules - x.resumed, Elapsed: time.Since(x.start), Bugs: x.bugs,
+	// A schedule the determinism check found to differ stops the
+	// exploration as a bug does.
+	return wire.Progress{Schedules: x.schedules - x.resumed, Elapsed: time.Since(x.start), Bugs: x.bugs + x.nondet,
 		Exhausted: x.exhausted, Stopped: x.stopped}
 }
 
@@ -158,7 +180,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// instead of running it again.
 			x.saveState(true)
 		}
-		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
+		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, x.inputs(), body)
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
 				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped, not explored (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
@@ -171,21 +193,42 @@ func (x *explorer) explore(body func(*testing.T)) {
 		}
 		if x.replayer != nil {
 			if d := x.replayer.Finish(); d != nil && e.bug == nil {
-				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error()})
+				d.Cause = x.divergenceCause(d.Step, e)
+				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error(), Source: d.Cause.Kind})
+			}
+		}
+		var checked *execution
+		same := true
+		if x.c.CheckDeterminism && x.replayer == nil {
+			if checked, same = x.checkDeterminism(e, body); !same && !x.c.KeepGoing {
+				break
 			}
 		}
 		if e.bug != nil {
-			x.found(e, body)
+			x.found(e, body, checked, same)
 		}
 	}
 	x.finish()
 }
 
+// inputs are the next execution's: recorded ones in replay mode, fresh
+// ones otherwise.
+//
+//go:norace
+func (x *explorer) inputs() inputs {
+	if x.trace0 != nil && x.trace0.Inputs != nil {
+		return inputsOf(x.trace0.Inputs)
+	}
+	st, ok := x.strat.(strategies.Stateless)
+	return freshInputs(x.c.Seed, x.schedules, ok && st.Stateless())
+}
+
 // runOnce runs one execution in a subtest; skipped reports t.Skip.
 //
 //go:norace
-func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, body func(*testing.T)) (e *execution, skipped bool) {
+func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in inputs, body func(*testing.T)) (e *execution, skipped bool) {
 	e = newExecution(s, set, nil)
+	e.setInputs(in)
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
 		defer func() { skipped = t.Skipped() }()

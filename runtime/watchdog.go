@@ -20,31 +20,41 @@ func startWatchdog() { watchdogOnce.Do(func() { go watchdog() }) }
 
 //go:norace
 func watchdog() {
+	const tick = 10 * time.Millisecond
 	var (
 		last     *execution
 		lastProg int64
 		lastCur  *goroutine
-		since    time.Time
+		// stalled is how long the token holder has gone without a
+		// decision, counting each tick for at most two ticks: when the
+		// watchdog's own sleep overshoots, the machine did not run
+		// this process (a loaded machine), and the token holder did not
+		// run either. Wall time would detach goroutines that only
+		// waited for a CPU, and make schedules depend on the load.
+		stalled time.Duration
+		prev    = time.Now()
 	)
 	for {
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(tick)
+		now := time.Now()
+		dt := min(now.Sub(prev), 2*tick)
+		prev = now
 		e := active.Load()
 		if e == nil {
 			last = nil
 			continue
 		}
-		now := time.Now()
 		p, cur := e.progress.Load(), e.cur.Load()
 		if cur == nil {
 			e.kick()
 		}
 		if e != last || p != lastProg || cur != lastCur || cur == nil {
-			last, lastProg, lastCur, since = e, p, cur, now
+			last, lastProg, lastCur, stalled = e, p, cur, 0
 			continue
 		}
-		if now.Sub(since) > e.set.detachAfter {
+		if stalled += dt; stalled > e.set.detachAfter {
 			e.detach(cur, p)
-			since = now
+			stalled = 0
 		}
 	}
 }

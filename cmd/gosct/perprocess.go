@@ -52,8 +52,10 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		saved = st.Schedules
 		total.Resumed = saved
 	}
+	nondet := 0 // schedules --check-determinism found to differ: they stop it as a bug does
 	for {
-		if prog.Elapsed = time.Since(start); lim.Done(prog) {
+		prog.Elapsed = time.Since(start)
+		if p := prog; lim.Done(wire.Progress{Schedules: p.Schedules, Elapsed: p.Elapsed, Bugs: p.Bugs + nondet, Exhausted: p.Exhausted, Stopped: p.Stopped}) {
 			break
 		}
 		if r.ctx.Err() != nil {
@@ -69,6 +71,9 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 			case "progress":
 			case "bug":
 				found = append(found, e)
+			case "nondeterministic":
+				nondet++
+				r.event(pkg.ImportPath, e, "")
 			default:
 				r.event(pkg.ImportPath, e, "")
 			}
@@ -148,12 +153,7 @@ func (r *runner) runProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Co
 	args = append(args, r.gt.run...)
 	res, err := runBinary(r.ctx, binaryRun{
 		bin: bin, dir: pkg.Dir, cfg: cfg, args: args, stream: r.stream, ownProgress: true,
-		onEvent: func(e wire.Event) {
-			if e.Event == "bug" {
-				recordDir(e.Trace, pkg.Dir)
-			}
-			onEvent(e)
-		},
+		onEvent: onEvent,
 	}, r.rep)
 	os.Remove(cfg.Results)
 	if err != nil {
