@@ -55,7 +55,9 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 	nondet := 0 // schedules --check-determinism found to differ: they stop it as a bug does
 	for {
 		prog.Elapsed = time.Since(start)
-		if p := prog; lim.Done(wire.Progress{Schedules: p.Schedules, Elapsed: p.Elapsed, Bugs: p.Bugs + nondet, Exhausted: p.Exhausted, Stopped: p.Stopped}) {
+		p := prog
+		p.Bugs += nondet
+		if lim.Done(p) {
 			break
 		}
 		if r.ctx.Err() != nil {
