@@ -43,7 +43,8 @@ type explorer struct {
 	// (wire.StopInterrupted...), in the test event: the command stops a
 	// per-process exploration there too.
 	stopped string
-	// nondet counts the schedules the determinism check found to differ.
+	// nondet counts the schedules the determinism check found to differ
+	// (it stops checking after the first).
 	nondet int
 
 	filesOnce sync.Once
@@ -141,9 +142,7 @@ func (x *explorer) limits() wire.Limits {
 //
 //go:norace
 func (x *explorer) progress() wire.Progress {
-	// A schedule the determinism check found to differ stops the
-	// exploration as a bug does.
-	return wire.Progress{Schedules: x.schedules - x.resumed, Elapsed: time.Since(x.start), Bugs: x.bugs + x.nondet,
+	return wire.Progress{Schedules: x.schedules - x.resumed, Elapsed: time.Since(x.start), Bugs: x.bugs,
 		Exhausted: x.exhausted, Stopped: x.stopped}
 }
 
@@ -197,12 +196,13 @@ func (x *explorer) explore(body func(*testing.T)) {
 				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error(), Source: d.Cause.Kind})
 			}
 		}
+		// The determinism check runs every schedule again until it
+		// finds one that differs, which it reports; the exploration
+		// goes on, looking for bugs, without checking the rest.
 		var checked *execution
 		same := true
-		if x.c.CheckDeterminism && x.replayer == nil {
-			if checked, same = x.checkDeterminism(e, body); !same && !x.c.KeepGoing {
-				break
-			}
+		if x.c.CheckDeterminism && x.replayer == nil && x.nondet == 0 {
+			checked, same = x.checkDeterminism(e, body)
 		}
 		if e.bug != nil {
 			x.found(e, body, checked, same)

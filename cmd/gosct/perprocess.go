@@ -52,12 +52,8 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		saved = st.Schedules
 		total.Resumed = saved
 	}
-	nondet := 0 // schedules --check-determinism found to differ: they stop it as a bug does
 	for {
-		prog.Elapsed = time.Since(start)
-		p := prog
-		p.Bugs += nondet
-		if lim.Done(p) {
+		if prog.Elapsed = time.Since(start); lim.Done(prog) {
 			break
 		}
 		if r.ctx.Err() != nil {
@@ -73,9 +69,6 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 			case "progress":
 			case "bug":
 				found = append(found, e)
-			case "nondeterministic":
-				nondet++
-				r.event(pkg.ImportPath, e, "")
 			default:
 				r.event(pkg.ImportPath, e, "")
 			}
