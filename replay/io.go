@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // Write stores t as indented JSON at path. It writes a temporary file in the
@@ -99,7 +101,7 @@ func Decode(name string, b []byte) (*Trace, error) {
 		return nil, fmt.Errorf("%s is not a valid gosct trace: it names no test", name)
 	}
 	for i, d := range t.Decisions {
-		if d.Kind != "goroutine" && d.Kind != "case" {
+		if _, ok := strategies.KindOf(d.Kind); !ok {
 			return nil, fmt.Errorf("%s is not a valid gosct trace: decision %d has unknown kind %q", name, i, d.Kind)
 		}
 	}

@@ -16,21 +16,33 @@ type Divergence struct {
 	// Expected describes the recorded decision: "goroutine 3 at chan send
 	// queue.go:41". Got describes what the program offered instead.
 	Expected, Got string
+	// Cause names the likely source, when one is known: a source read
+	// differently, a file changed since the trace was written (see Cause).
+	Cause Finding
 }
 
 // Error makes a Divergence usable as an error.
 func (d *Divergence) Error() string {
-	return fmt.Sprintf("diverged at step %d: expected %s, got %s", d.Step+1, d.Expected, d.Got)
+	s := fmt.Sprintf("diverged at step %d: expected %s, got %s", d.Step+1, d.Expected, d.Got)
+	if d.Cause.Text != "" {
+		s += "; likely source: " + d.Cause.Text
+	}
+	return s
 }
 
-// Replayer is a strategies.Strategy that takes the decisions of a Trace
-// again. On the first decision that cannot be taken (the recorded choice is
-// not enabled, the point is of another kind or reached by another
-// goroutine, or the trace has run out) it records a Divergence. Without
-// Continue it then answers 0 to every point: the runtime is expected to
-// check Diverged after each decision and stop the execution. With Continue
-// the rest of the execution is decided by Fallback, so a trace recorded
-// before a small code change still leads near its bug.
+// Replayer is the strategies.Strategy that takes the decisions of a Trace
+// again: for `gosct replay`, for the runtime's detailed re-run of a buggy
+// schedule (which writes its trace), and for the second run of the
+// determinism check. On the first decision that cannot be taken (the
+// recorded choice is not enabled, the point is of another kind or reached
+// by another goroutine, the chosen goroutine is at another operation, or
+// the trace has run out) it records a Divergence. Without Continue it then
+// answers 0, the first choice, to every point, and the runtime lets the
+// execution run to its end: what a changed program does from there is
+// still worth reporting, and Finish or Diverged tell that it no longer
+// followed the trace. With Continue the rest of the execution is decided by
+// Fallback, so a trace recorded before a small code change still leads
+// near its bug.
 type Replayer struct {
 	// Continue keeps going after a divergence, with Fallback.
 	Continue bool
@@ -88,20 +100,24 @@ func (r *Replayer) Next(p *strategies.Point) int {
 	switch {
 	case d.Kind != p.Kind.String():
 		r.diverge(i, describeDecision(d), describePoint(p))
-	case d.G != p.Current && p.Kind == strategies.Case:
+	case d.G != p.Current && p.Kind != strategies.Goroutine:
 		r.diverge(i, describeDecision(d), describePoint(p))
 	case d.G != p.Current:
 		r.diverge(i, fmt.Sprintf("%s after goroutine %d", describeDecision(d), d.G),
 			fmt.Sprintf("%s after goroutine %d", describePoint(p), p.Current))
 	default:
 		k := p.Index(d.Choice)
-		if k >= 0 && sameOp(d, p, k) {
+		if k >= 0 && r.sameOp(d, p, k) {
 			return k
 		}
 		r.diverge(i, describeDecision(d), describePoint(p))
 	}
 	return r.afterDivergence(p)
 }
+
+// Following reports whether the current execution still follows the trace
+// (strategies.Follower).
+func (r *Replayer) Following() bool { return r.diverged == nil }
 
 // Finish is called by the runtime when an execution ends. If the program
 // finished before taking every recorded decision, that is a divergence too
@@ -150,27 +166,31 @@ func (r *Replayer) afterDivergence(p *strategies.Point) int {
 // sameOp reports whether choice k of p is at the operation the trace
 // recorded, when both sides know it. Positions are not compared: an edit
 // elsewhere in the file shifts lines without changing the schedule.
-func sameOp(d *Decision, p *strategies.Point, k int) bool {
-	if d.Op == "" || k >= len(p.Ops) || p.Ops[k] == "" {
+func (r *Replayer) sameOp(d *Decision, p *strategies.Point, k int) bool {
+	if d.Op == "" || k >= len(p.Ops) || p.Ops[k].Name == "" {
 		return true
 	}
-	// Re-split both sides the same way: a writer may have split a
-	// position-less "chan send" into Op "chan" and Pos "send".
-	rec, _ := SplitOp(strings.TrimSpace(d.Op + " " + d.Pos))
-	live, _ := SplitOp(p.Ops[k])
-	return rec == live
+	rec := d.Op
+	if r.trace.Format == 1 && d.Pos != "" && !strings.Contains(d.Pos, ":") {
+		// Format 1 split "mutex lock" (no position) at its last space.
+		rec += " " + d.Pos
+	}
+	return rec == p.Ops[k].Name
 }
 
 // describeDecision renders a recorded decision the way describePoint renders
 // a live one, so the two sides of a divergence read alike.
 func describeDecision(d *Decision) string {
 	var b strings.Builder
-	if d.Kind == "case" {
+	switch d.Kind {
+	case "case":
 		fmt.Fprintf(&b, "select case %d of goroutine %d", d.Choice, d.G)
-	} else {
+	case "value":
+		fmt.Fprintf(&b, "value %d for goroutine %d", d.Choice, d.G)
+	default:
 		fmt.Fprintf(&b, "goroutine %d", d.Choice)
 	}
-	if op := strings.TrimSpace(d.Op + " " + d.Pos); op != "" {
+	if op := (strategies.Op{Name: d.Op, Pos: d.Pos}).String(); op != "" {
 		b.WriteString(" at ")
 		b.WriteString(op)
 	}
@@ -181,20 +201,35 @@ func describePoint(p *strategies.Point) string {
 	parts := make([]string, 0, len(p.Choices))
 	for i, c := range p.Choices {
 		var s string
-		if p.Kind == strategies.Case {
+		switch p.Kind {
+		case strategies.Case:
 			s = fmt.Sprintf("select case %d of goroutine %d", c, p.Current)
-		} else {
+		case strategies.Value:
+			s = fmt.Sprintf("value %d for goroutine %d", c, p.Current)
+		default:
 			s = fmt.Sprintf("goroutine %d", c)
 		}
-		if i < len(p.Ops) && strings.TrimSpace(p.Ops[i]) != "" {
-			s += " at " + strings.TrimSpace(p.Ops[i])
+		if i < len(p.Ops) {
+			if op := p.Ops[i].String(); op != "" {
+				s += " at " + op
+			}
 		}
 		parts = append(parts, s)
 	}
 	if len(parts) == 0 {
 		return "no choice"
 	}
+	if p.Kind == strategies.Value && len(parts) > 1 {
+		return fmt.Sprintf("one of %d values for goroutine %d", len(parts), p.Current) + atOp(p)
+	}
 	return strings.Join(parts, " or ")
+}
+
+func atOp(p *strategies.Point) string {
+	if len(p.Ops) > 0 && p.Ops[0].String() != "" {
+		return " at " + p.Ops[0].String()
+	}
+	return ""
 }
 
 // uniform is the fallback when the strategies package has no "random".

@@ -35,10 +35,13 @@ func TestRecordThenReplay(t *testing.T) {
 		gpoint(1, 1),
 		gpoint(1, 0, 2),
 	}
-	rec := NewRecorder(&uniform{rng: newRand(7)})
-	rec.NewExecution()
-	want := run(rec, points)
-	tr := &Trace{Test: "TestX", Seed: 7, Decisions: rec.Decisions()}
+	// Record as the runtime does: the choice taken at each point.
+	u := &uniform{rng: newRand(7)}
+	want := run(u, points)
+	tr := &Trace{Test: "TestX", Seed: 7}
+	for i, k := range want {
+		tr.Decisions = append(tr.Decisions, Decision{Kind: points[i].Kind.String(), Choice: points[i].Choices[k], G: points[i].Current})
+	}
 	if len(tr.Decisions) != len(points) {
 		t.Fatalf("recorded %d decisions, want %d", len(tr.Decisions), len(points))
 	}
@@ -88,7 +91,7 @@ func TestDivergenceNotEnabled(t *testing.T) {
 	r.NewExecution()
 	p0 := gpoint(0, 0, 1)
 	r.Next(&p0)
-	p1 := strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{2}, Ops: []string{"mutex lock queue.go:17"}}
+	p1 := strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{2}, Ops: []strategies.Op{{Name: "mutex lock", Pos: "queue.go:17"}}}
 	if k := r.Next(&p1); k != 0 {
 		t.Errorf("Next after divergence = %d, want 0", k)
 	}
@@ -220,63 +223,28 @@ func TestDefaultFallbackIsDeterministic(t *testing.T) {
 	}
 }
 
-func TestSplitOp(t *testing.T) {
-	cases := []struct{ in, op, pos string }{
-		{"chan send queue.go:41", "chan send", "queue.go:41"},
-		{"mutex lock", "mutex lock", ""},
-		{"queue.go:41", "", "queue.go:41"},
-		{"", "", ""},
-		{"start ", "start", ""},
-		{"chan recv q.go:3 ", "chan recv", "q.go:3"},
-	}
-	for _, c := range cases {
-		op, pos := SplitOp(c.in)
-		if op != c.op || pos != c.pos {
-			t.Errorf("SplitOp(%q) = %q, %q; want %q, %q", c.in, op, pos, c.op, c.pos)
-		}
-	}
-}
-
-func TestRecorderKeepsOnlyCurrentExecution(t *testing.T) {
-	rec := NewRecorder(&stubStrategy{})
-	rec.NoEnabled = true
-	rec.NewExecution()
-	p := strategies.Point{Kind: strategies.Goroutine, Current: 0, Choices: []int{0, 4}, Ops: []string{"a x.go:1", "chan recv x.go:9"}}
-	rec.Next(&p)
-	rec.NewExecution()
-	rec.Next(&p)
-	rec.Next(&p)
-	ds := rec.Decisions()
-	if len(ds) != 2 {
-		t.Fatalf("%d decisions, want 2", len(ds))
-	}
-	if ds[0].Choice != 4 || ds[0].Op != "chan recv" || ds[0].Pos != "x.go:9" || ds[0].Enabled != nil {
-		t.Errorf("decision %+v", ds[0])
-	}
-}
-
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 
 func TestDivergenceOtherOperation(t *testing.T) {
-	tr := &Trace{Test: "TestX", Decisions: []Decision{
-		{Kind: "goroutine", Choice: 1, G: 0, Op: "mutex", Pos: "lock"}, // a position-less op split by a naive writer
+	tr := &Trace{Format: 1, Test: "TestX", Decisions: []Decision{
+		{Kind: "goroutine", Choice: 1, G: 0, Op: "mutex", Pos: "lock"}, // format 1 split a position-less op at its last space
 		{Kind: "goroutine", Choice: 1, G: 1, Op: "chan send", Pos: "q.go:41"},
 	}}
 	r := NewReplayer(tr)
 	r.NewExecution()
-	p := strategies.Point{Kind: strategies.Goroutine, Current: 0, Choices: []int{0, 1}, Ops: []string{"go q.go:3", "mutex lock"}}
+	p := strategies.Point{Kind: strategies.Goroutine, Current: 0, Choices: []int{0, 1}, Ops: []strategies.Op{{Name: "go", Pos: "q.go:3"}, {Name: "mutex lock"}}}
 	if k := r.Next(&p); k != 1 || r.Diverged() != nil {
 		t.Fatalf("same operation: Next = %d, diverged %v", k, r.Diverged())
 	}
 	// Same goroutine, moved line: still the same operation.
-	p = strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{1}, Ops: []string{"chan send q.go:44"}}
-	r2 := NewReplayer(&Trace{Test: "TestX", Decisions: tr.Decisions[1:]})
+	p = strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{1}, Ops: []strategies.Op{{Name: "chan send", Pos: "q.go:44"}}}
+	r2 := NewReplayer(&Trace{Format: 1, Test: "TestX", Decisions: tr.Decisions[1:]})
 	r2.NewExecution()
 	if r2.Next(&p); r2.Diverged() != nil {
 		t.Fatalf("a moved line is not a divergence: %v", r2.Diverged())
 	}
 	// Same goroutine, another operation: divergence.
-	p = strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{1}, Ops: []string{"mutex unlock q.go:41"}}
+	p = strategies.Point{Kind: strategies.Goroutine, Current: 1, Choices: []int{1}, Ops: []strategies.Op{{Name: "mutex unlock", Pos: "q.go:41"}}}
 	r.Next(&p)
 	d := r.Diverged()
 	if d == nil || d.Error() != "diverged at step 2: expected goroutine 1 at chan send q.go:41, got goroutine 1 at mutex unlock q.go:41" {

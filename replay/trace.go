@@ -1,18 +1,26 @@
 // Package replay defines gosct's trace format and replays traces.
 //
 // A Trace is self-describing, versioned JSON: what was run (package, test,
-// strategy, seed, schedule index), every decision taken, and the bug. The
-// runtime writes one for every bug it finds (Write is atomic: a temporary
-// file renamed into place), and a Replayer is a strategies.Strategy that
-// takes the recorded decisions again and reports where a changed program
-// diverges from them.
+// strategy, seed, schedule index), every decision taken, what the
+// execution drew from the sources of nondeterminism the runtime controls
+// (Inputs), what it observed of the others (Sources), a hash of every
+// instrumented file, and the bug. The runtime records the decisions of
+// every execution (its trail) and writes a trace for every bug it finds
+// (Write is atomic: a temporary file renamed into place). A Replayer is the
+// strategies.Strategy that takes recorded decisions again, for `gosct
+// replay`, for the runtime's own re-run of a buggy schedule and for the
+// determinism check, and says where a program stopped following them.
 //
 // It depends on the standard library and strategies only, because it is
 // linked into every instrumented test binary.
 package replay
 
 // Format is the version of the trace format written by this package.
-const Format = 1
+// Format 2 added Inputs, Sources, Files, Module and the decision kind
+// "value"; a format 1 trace still replays (its inputs are then unknown).
+// Fields added later that an older reader may ignore keep the number; a
+// change an older gosct would misread bumps it.
+const Format = 2
 
 // Trace is one buggy schedule.
 type Trace struct {
@@ -23,8 +31,12 @@ type Trace struct {
 	// Dir is the package's directory on the machine that wrote the trace,
 	// when known: `gosct replay` rebuilds from there if it still holds the
 	// package, so a trace replays from any working directory.
-	Dir  string `json:"dir,omitempty"`
-	Test string `json:"test"`
+	Dir string `json:"dir,omitempty"`
+	// Module is the path of the module holding the package: with the
+	// import path it locates the package in any checkout of the module,
+	// so no absolute path is needed to replay.
+	Module string `json:"module,omitempty"`
+	Test   string `json:"test"`
 	// Strategy that found the schedule, with its parameters and seed.
 	Strategy string         `json:"strategy"`
 	Params   map[string]any `json:"params,omitempty"`
@@ -38,18 +50,78 @@ type Trace struct {
 	// channel fed by uninstrumented code): the schedule may not replay
 	// exactly.
 	Uncontrolled bool `json:"uncontrolled,omitempty"`
+	// Inputs are the execution's draws from the sources the runtime
+	// controls; a replay draws the same.
+	Inputs *Inputs `json:"inputs,omitempty"`
+	// Sources are the execution's reads of sources of nondeterminism, in
+	// order (at most MaxSources): controlled ones (a large random draw, a
+	// map's iteration order) and those the runtime only sees (an
+	// environment variable, a file, a channel fed by uncontrolled code).
+	// A replay that diverges compares its own with them to name the
+	// likely cause.
+	Sources []Source `json:"sources,omitempty"`
+	// Files maps each instrumented file of the package, by its path
+	// relative to the module root, to a hash of its content when the trace
+	// was written: a replay names the files changed since.
+	Files map[string]string `json:"files,omitempty"`
+}
+
+// Inputs are what an execution drew from the sources of nondeterminism the
+// runtime controls (docs/runtime.md, "What is controlled").
+type Inputs struct {
+	// Seed seeds the execution's random source: math/rand draws that are
+	// not decisions, map iteration orders, crypto/rand.
+	Seed uint64 `json:"seed"`
+	// Epoch is time.Now at the execution's start, in Unix nanoseconds:
+	// the origin of its virtual clock.
+	Epoch int64 `json:"epoch"`
+	// Goroutines is runtime.NumGoroutine at the execution's start; the
+	// runtime adds the execution's live goroutines to it.
+	Goroutines int `json:"goroutines,omitempty"`
+	// Free names the controls that were turned off ("rand", "maps",
+	// "time", "goroutines", "crypto"), for testing the determinism check:
+	// those sources drew as Go draws them, and a replay leaves them off.
+	Free []string `json:"free,omitempty"`
+}
+
+// MaxSources bounds Trace.Sources: the first ones are where a divergence
+// starts.
+const MaxSources = 1000
+
+// Source is one read of a source of nondeterminism.
+type Source struct {
+	// Kind is what was read: "rand" (a draw that is not a decision), "map
+	// order", "time", "goroutines" (runtime.NumGoroutine), "crypto/rand",
+	// "env", "file", "uncontrolled channel", "uncontrolled code",
+	// "unordered map" (a map whose keys have no order the runtime can
+	// reproduce).
+	Kind string `json:"kind"`
+	// What names the call or object: "rand.Float64", "os.Getenv(HOME)".
+	What string `json:"what,omitempty"`
+	// Pos is where in the user's code.
+	Pos string `json:"pos,omitempty"`
+	// Step is the number of decisions taken before the read.
+	Step int `json:"step"`
+	// Value is a hash of what was read (never the value itself: an
+	// environment variable may hold a secret), "" when nothing can be
+	// compared.
+	Value string `json:"value,omitempty"`
+	// Controlled is set when the runtime decided the value (a replay
+	// draws it again), unset when it only observed it.
+	Controlled bool `json:"controlled,omitempty"`
 }
 
 // Decision is one scheduling decision.
 type Decision struct {
-	// Kind is "goroutine" or "case" (strategies.Kind.String()).
+	// Kind is "goroutine", "case" or "value" (strategies.Kind.String()).
 	Kind string `json:"kind"`
-	// Choice is what was chosen: a logical goroutine id, or a select case index.
+	// Choice is what was chosen: a logical goroutine id, a select case
+	// index, or a value.
 	Choice int `json:"choice"`
 	// G is the logical id of the goroutine that reached the point.
 	G int `json:"g"`
 	// Op and Pos describe the chosen goroutine's pending operation
-	// ("chan send", "queue.go:41"), when recorded.
+	// ("chan send", "queue.go:41"; strategies.Op), when recorded.
 	Op  string `json:"op,omitempty"`
 	Pos string `json:"pos,omitempty"`
 	// Enabled lists the choices that were available.

@@ -19,6 +19,31 @@ var funcHooks = map[string]string{
 	"context.WithCancel": "WithCancel", "context.WithCancelCause": "WithCancelCause",
 	"runtime.Gosched": "Gosched",
 	"sync.OnceFunc":   "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
+	"runtime.NumGoroutine": "NumGoroutine",
+
+	// Sources of nondeterminism (docs/runtime.md, "What is controlled").
+	"math/rand.Intn": "RandIntn", "math/rand.Int31n": "RandInt31n", "math/rand.Int63n": "RandInt63n",
+	"math/rand.Int": "RandInt", "math/rand.Int31": "RandInt31", "math/rand.Int63": "RandInt63",
+	"math/rand.Uint32": "RandUint32", "math/rand.Uint64": "RandUint64",
+	"math/rand.Float32": "RandFloat32", "math/rand.Float64": "RandFloat64",
+	"math/rand.ExpFloat64": "RandExpFloat64", "math/rand.NormFloat64": "RandNormFloat64",
+	"math/rand.Perm": "RandPerm", "math/rand.Shuffle": "RandShuffle", "math/rand.Read": "RandRead",
+	"math/rand/v2.IntN": "Rand2IntN", "math/rand/v2.Int32N": "Rand2Int32N", "math/rand/v2.Int64N": "Rand2Int64N",
+	"math/rand/v2.UintN": "Rand2UintN", "math/rand/v2.Uint32N": "Rand2Uint32N", "math/rand/v2.Uint64N": "Rand2Uint64N",
+	"math/rand/v2.N":   "Rand2N",
+	"math/rand/v2.Int": "Rand2Int", "math/rand/v2.Int32": "Rand2Int32", "math/rand/v2.Int64": "Rand2Int64",
+	"math/rand/v2.Uint": "Rand2Uint", "math/rand/v2.Uint32": "Rand2Uint32", "math/rand/v2.Uint64": "Rand2Uint64",
+	"math/rand/v2.Float32": "Rand2Float32", "math/rand/v2.Float64": "Rand2Float64",
+	"math/rand/v2.ExpFloat64": "Rand2ExpFloat64", "math/rand/v2.NormFloat64": "Rand2NormFloat64",
+	"math/rand/v2.Perm": "Rand2Perm", "math/rand/v2.Shuffle": "Rand2Shuffle",
+	"crypto/rand.Read": "CryptoRead", "crypto/rand.Text": "CryptoText",
+	"os.Getenv": "Getenv", "os.LookupEnv": "LookupEnv", "os.ReadFile": "ReadFile", "os.ReadDir": "ReadDir",
+}
+
+// varHooks maps package-level variables to the hook, a function of no
+// argument, that replaces a read of them.
+var varHooks = map[string]string{
+	"crypto/rand.Reader": "CryptoReader",
 }
 
 // methodHooks maps methods (package.Type.Method) to the hook taking the
@@ -102,6 +127,14 @@ func recvNamed(fn *types.Func) (pkg, name string) {
 		return n.Obj().Pkg().Path(), n.Obj().Name()
 	}
 	return "", ""
+}
+
+// varKey is "pkgpath.Name" for a package-level variable.
+func varKey(v *types.Var) string {
+	if v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return ""
+	}
+	return v.Pkg().Path() + "." + v.Name()
 }
 
 func methodKey(fn *types.Func) string {
@@ -370,6 +403,10 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 	if !ok {
 		switch obj := r.info.Uses[se.Sel].(type) {
 		case *types.Var:
+			if h, ok := varHooks[varKey(obj)]; ok && !r.noRead[se] {
+				c.Replace(r.replaced(r.hook(se.Pos(), h), se))
+				return
+			}
 			r.read(c, se)
 		case *types.Func:
 			if r.callee[se] {

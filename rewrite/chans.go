@@ -27,7 +27,7 @@ func (r *fileRewriter) send(pos token.Pos, name string, ch, v ast.Expr) *ast.Cal
 // assigned only when a value was received, as the range loop does.
 func (r *fileRewriter) postRange(c *astutil.Cursor, n *ast.RangeStmt) {
 	if r.isMap(n.X) {
-		n.X = r.mapAccess(unparen(n.X), "Read")
+		r.mapRange(c, n)
 		return
 	}
 	elem := chanElem(r.typeOf(n.X))

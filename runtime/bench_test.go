@@ -202,3 +202,53 @@ func liveHeap() uint64 {
 	goruntime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// BenchmarkMapRange is the cost of one rewritten range over a map of n
+// int keys inside an execution (ordered and shuffled: runtime/maps.go),
+// against Go's own range and the rewritten range outside an execution.
+func BenchmarkMapRange(b *testing.B) {
+	for _, n := range []int{8, 100, 1000} {
+		m := make(map[int]int, n)
+		for i := 0; i < n; i++ {
+			m[i*7] = i
+		}
+		sink := 0
+		b.Run(fmt.Sprintf("go/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for k, v := range m {
+					sink += k + v
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("passthrough/%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				it := MapRange(m)
+				for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+					sink += k + v
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("controlled/%d", n), func(b *testing.B) {
+			runExec(sameFirst{}, func() {
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					it := MapRange(m)
+					for k, v, ok := it.Next(); ok; k, v, ok = it.Next() {
+						sink += k + v
+					}
+				}
+			})
+		})
+		_ = sink
+	}
+}
+
+// BenchmarkInputs is what the sources of nondeterminism add to every
+// execution: its inputs (a seed, the clock, the goroutine count) made and
+// given to it.
+func BenchmarkInputs(b *testing.B) {
+	e := newExecution(sameFirst{}, defaultSettings, nil)
+	for i := 0; i < b.N; i++ {
+		e.setInputs(freshInputs(1, i, false))
+	}
+}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,6 +48,12 @@ type explorer struct {
 	// (wire.StopInterrupted...), in the test event: the command stops a
 	// per-process exploration there too.
 	stopped string
+	// nondet counts the schedules the determinism check found to differ
+	// (it stops checking after the first).
+	nondet int
+
+	filesOnce sync.Once
+	fileHash  map[string]string
 }
 
 //go:norace
@@ -59,12 +66,25 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		x.set.stuckAfter = time.Duration(c.UncontrolledWaitNS)
 	}
 	x.set.races, x.set.accessPoints = parseRaces(c.Races)
+	free, err := parseControls(c.Free)
+	if err != nil {
+		return nil, err
+	}
+	x.set.free = free
 	if c.Mode == "replay" {
 		tr, err := replay.Read(c.Trace)
 		if err != nil {
 			return nil, err
 		}
 		x.trace0 = tr
+		if tr.Inputs != nil {
+			// Controls the recorded run had off stay off.
+			free, err := parseControls(tr.Inputs.Free)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", c.Trace, err)
+			}
+			x.set.free |= free
+		}
 		if r, ok := tr.Params["races"].(string); ok && c.Races == "" {
 			x.set.races, x.set.accessPoints = parseRaces(r) // as recorded
 		}
@@ -87,10 +107,11 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 				return nil, err
 			}
 		}
-		if c.PerProcess {
+		if c.PerProcess || c.CheckDeterminism {
 			// One execution per process: record its details now, as
 			// a re-run in this process (whose package state it has
-			// changed) could not repeat it.
+			// changed) could not repeat it. The determinism check
+			// compares two detailed runs.
 			x.set.detailed = true
 		}
 	}
@@ -166,7 +187,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// instead of running it again.
 			x.saveState(true)
 		}
-		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, body)
+		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, x.inputs(), body)
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
 				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped, not explored (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
@@ -179,7 +200,8 @@ func (x *explorer) explore(body func(*testing.T)) {
 		}
 		if x.replayer != nil {
 			if d := x.replayer.Finish(); d != nil && e.bug == nil {
-				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error()})
+				d.Cause = x.divergenceCause(d.Step, e)
+				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error(), Source: d.Cause.Kind})
 			}
 		}
 		x.timedDetaches += e.timedDetaches
@@ -197,18 +219,39 @@ func (x *explorer) explore(body func(*testing.T)) {
 			x.stopped = wire.StopStuck
 			break
 		}
+		// The determinism check runs every schedule again until it
+		// finds one that differs, which it reports; the exploration
+		// goes on, looking for bugs, without checking the rest.
+		var checked *execution
+		same := true
+		if x.c.CheckDeterminism && x.replayer == nil && x.nondet == 0 {
+			checked, same = x.checkDeterminism(e, body)
+		}
 		if e.bug != nil {
-			x.found(e, body)
+			x.found(e, body, checked, same)
 		}
 	}
 	x.finish()
 }
 
+// inputs are the next execution's: recorded ones in replay mode, fresh
+// ones otherwise.
+//
+//go:norace
+func (x *explorer) inputs() inputs {
+	if x.trace0 != nil && x.trace0.Inputs != nil {
+		return inputsOf(x.trace0.Inputs)
+	}
+	st, ok := x.strat.(strategies.Stateless)
+	return freshInputs(x.c.Seed, x.schedules, ok && st.Stateless())
+}
+
 // runOnce runs one execution in a subtest; skipped reports t.Skip.
 //
 //go:norace
-func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, body func(*testing.T)) (e *execution, skipped bool) {
+func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in inputs, body func(*testing.T)) (e *execution, skipped bool) {
 	e = newExecution(s, set, nil)
+	e.setInputs(in)
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
 		defer func() { skipped = t.Skipped() }()
@@ -256,22 +299,15 @@ func (x *explorer) finish() {
 	})
 }
 
-// replays runs e's schedule again and reports whether it took the same
-// decisions and passed again.
+// replays runs e's schedule again, as the determinism check does
+// (check.go), and reports whether it took the same decisions and ended
+// the same way.
 //
 //go:norace
 func (x *explorer) replays(e *execution, body func(*testing.T)) bool {
-	rs := &trailStrategy{trail: e.trail}
-	re, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_check", rs, x.set, body)
-	if rs.diverged || re.bug != nil || len(re.trail) != len(e.trail) {
-		return false
-	}
-	for i := range e.trail {
-		if re.trail[i] != e.trail[i] {
-			return false
-		}
-	}
-	return true
+	rs := replay.NewReplayer(x.trace(e, e))
+	re, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_check", rs, x.set, e.in, body)
+	return rs.Finish() == nil && outcome(re) == outcome(e)
 }
 
 //go:norace

@@ -1,6 +1,6 @@
 package runtime
 
-import "github.com/gosct/gosct/replay"
+import "github.com/gosct/gosct/strategies"
 
 // Fairness: the strategy decides every step of an execution until the
 // schedule starves a goroutine (a runnable goroutine not chosen for
@@ -39,7 +39,7 @@ func (e *execution) fairChoice(n int) int {
 }
 
 // following reports whether the strategy replays a recorded schedule and
-// still follows it. Such a strategy is asked for the fair decisions too
+// still follows it (strategies.Follower). Such a strategy is asked for the fair decisions too
 // and answers with the recorded ones: it stays in step with the trail (a
 // replay that left the fair steps to fairChoice saw the recorded decisions
 // from the first fair step on as never taken, and reported every trace
@@ -49,11 +49,6 @@ func (e *execution) fairChoice(n int) int {
 //
 //go:norace
 func (e *execution) following() bool {
-	switch s := e.strat.(type) {
-	case *replay.Replayer:
-		return s.Diverged() == nil
-	case *trailStrategy:
-		return !s.diverged
-	}
-	return false
+	f, ok := e.strat.(strategies.Follower)
+	return ok && f.Following()
 }

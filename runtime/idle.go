@@ -182,6 +182,7 @@ func (e *execution) idleWait() {
 		o := owners[i-2]
 		o.w.fire(o.index, v, ok)
 		e.setRunnable(o.g)
+		e.fedByUncontrolled(o.g)
 		e.lastProgress = e.steps
 	}
 	for j := range e.idleOwners {

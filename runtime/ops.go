@@ -34,6 +34,7 @@ const (
 	opBroadcast
 	opCancel
 	opAtomicLoad
+	opNumGoroutine
 )
 
 var opNames = [...]string{
@@ -67,6 +68,7 @@ var opNames = [...]string{
 	opRWUnlock:     "rwmutex unlock",
 	opBroadcast:    "cond broadcast",
 	opCancel:       "context cancel",
+	opNumGoroutine: "numgoroutine",
 }
 
 //go:norace

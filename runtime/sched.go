@@ -1,11 +1,14 @@
 package runtime
 
 import (
+	mrand "math/rand"
+	mrand2 "math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/strategies"
 )
 
@@ -56,6 +59,10 @@ type settings struct {
 	accessPoints bool
 	// races is the race detector's mode (race_detect.go).
 	races raceMode
+	// free are the controls of sources of nondeterminism turned off
+	// (inputs.go): those sources behave as in Go, for testing the
+	// determinism check.
+	free control
 }
 
 var defaultSettings = settings{
@@ -91,8 +98,21 @@ type execution struct {
 	fair         uint64 // fairChoice's generator state
 	tooLong      bool   // stopped at settings.maxSteps, not a bug
 	trail        []decision
-	ops          []string // detailed mode: the chosen goroutine's operation, per decision
+	ops          []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
 	pt           strategies.Point
+
+	// in are the execution's inputs: its random source's seed, its
+	// clock's epoch, its goroutine count (inputs.go).
+	in      inputs
+	src     execSource
+	srcInit bool
+	rand1   *mrand.Rand
+	rand2   *mrand2.Rand
+	// mapRanges counts the execution's map ranges, each shuffled with a
+	// seed of its own (maps.go).
+	mapRanges uint64
+	// sources is the source log of a detailed execution (observe).
+	sources []replay.Source
 
 	bug      *bug
 	mainDone bool
@@ -200,6 +220,9 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		g.gp = getg()
 		e.byGoid.put(id, g)
 		e.uncontrolled = true
+		if e.set.detailed {
+			e.noteUncontrolled("uncontrolled code", "a goroutine started by uncontrolled code joined as G"+itoa(g.id), callerPos())
+		}
 	} else if g.state == gDetached {
 		e.setRunnable(g)
 	}
@@ -302,6 +325,9 @@ func (e *execution) setState(g *goroutine, s gstate) {
 	if s == gDetached {
 		e.ndetached++
 		e.uncontrolled = true
+		if e.set.detailed {
+			e.noteUncontrolled("uncontrolled code", "G"+itoa(g.id)+" ran in uncontrolled code after "+g.op.String(), g.where)
+		}
 	}
 	g.state = s
 }
@@ -468,7 +494,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		e.pt.Ops = e.pt.Ops[:0]
 		for _, id := range ch {
 			g := e.gs[id]
-			e.pt.Ops = append(e.pt.Ops, g.op.String()+" "+g.where)
+			e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: g.op.String(), Pos: g.where})
 		}
 	} else {
 		e.pt.Ops = nil
@@ -512,15 +538,56 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 	e.pt.Current = me.id
 	e.pt.Yield = false
 	e.pt.Ops = nil
+	if e.set.detailed {
+		for _, r := range ready {
+			e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: "select case " + itoa(r), Pos: me.where})
+		}
+	}
 	i := e.strategyNext()
 	if i < 0 || i >= len(ready) {
 		i = 0
 	}
 	e.trail = append(e.trail, decision{strategies.Case, int32(ready[i]), int32(me.id)})
 	if e.set.detailed {
-		e.ops = append(e.ops, "case "+itoa(ready[i]))
+		e.ops = append(e.ops, e.pt.Ops[i])
 	}
 	return ready[i]
+}
+
+// chooseValue asks the strategy for the result of a small-range random
+// draw of me, one of 0..n-1 (a decision of kind value); what names the
+// draw ("rand.Intn(3)"). Lock held.
+//
+//go:norace
+func (e *execution) chooseValue(me *goroutine, n int, what string) int {
+	if n <= 1 {
+		return 0
+	}
+	e.pt.Kind = strategies.Value
+	e.pt.Choices = e.pt.Choices[:0]
+	for v := 0; v < n; v++ {
+		e.pt.Choices = append(e.pt.Choices, v)
+	}
+	e.pt.Current = me.id
+	e.pt.Yield = false
+	e.pt.Ops = nil
+	var op strategies.Op
+	if e.set.detailed {
+		op = strategies.Op{Name: what, Pos: callerPos()}
+		for v := 0; v < n; v++ {
+			e.pt.Ops = append(e.pt.Ops, op)
+		}
+	}
+	i := e.strategyNext()
+	if i < 0 || i >= n {
+		i = 0
+	}
+	e.trail = append(e.trail, decision{strategies.Value, int32(i), int32(me.id)})
+	if e.set.detailed {
+		e.ops = append(e.ops, op)
+	}
+	e.progress.Add(1)
+	return i
 }
 
 // handOff passes the token on after me stopped being runnable (blocked,
@@ -666,6 +733,7 @@ func (e *execution) pollEager() {
 	}
 	for _, g := range e.gs {
 		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
+			e.fedByUncontrolled(g)
 			e.setRunnable(g)
 		}
 	}
@@ -678,9 +746,29 @@ func (e *execution) pollAll() bool {
 	any := false
 	for _, g := range e.gs {
 		if g.state == gBlocked && g.poll != nil && g.poll() {
+			if g.eager {
+				e.fedByUncontrolled(g)
+			}
 			e.setRunnable(g)
 			any = true
 		}
 	}
 	return any
+}
+
+// fedByUncontrolled notes, in the source log, that g's operation on an
+// object uncontrolled code can change (a channel it made: ctx.Done(), a
+// library's channel) completed while g was blocked. When uncontrolled code
+// does that by itself (a library's timer, a server), the step at which it
+// shows is up to that code, not to the schedule; when a goroutine of the
+// execution did it through the library (a context's cancel) it is the
+// same in every run. So the execution is not marked uncontrolled for it,
+// but a run that diverges from a recorded one names it if it happened at
+// another step (replay.SourceCause). Lock held.
+//
+//go:norace
+func (e *execution) fedByUncontrolled(g *goroutine) {
+	if e.set.detailed {
+		e.observeAt("uncontrolled channel", g.op.String()+" on a channel of uncontrolled code (G"+itoa(g.id)+")", g.where, 0, false)
+	}
 }

@@ -28,7 +28,7 @@ func interleaving(e *execution, maxRows int) string {
 			continue
 		}
 		n++
-		rows = append(rows, row{n, int(d.choice), strings.TrimSpace(e.ops[i])})
+		rows = append(rows, row{n, int(d.choice), e.ops[i].String()})
 	}
 	skipped := 0
 	if len(rows) > maxRows {

@@ -33,6 +33,7 @@ func Now() time.Time {
 	}
 	e.mu.Lock()
 	t := e.clock.instant(e.clock.now)
+	e.observe("time", "time.Now", hashUint(uint64(t.UnixNano())), e.set.free&ctlTime == 0)
 	e.mu.Unlock()
 	return t
 }

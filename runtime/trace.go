@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,49 +11,19 @@ import (
 
 	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
-	"github.com/gosct/gosct/strategies"
 )
 
 // Version is gosct's version, recorded in traces (set in package wire).
 const Version = wire.Version
 
-// trailStrategy takes the decisions of a recorded trail again; past its
-// end, or where a choice is not available, it takes the first choice and
-// notes the divergence.
-type trailStrategy struct {
-	trail    []decision
-	i        int
-	diverged bool
-}
-
-//go:norace
-func (s *trailStrategy) NewExecution() bool { s.i = 0; return true }
-
-//go:norace
-func (s *trailStrategy) Next(p *strategies.Point) int {
-	if s.i >= len(s.trail) {
-		s.diverged = true
-		return 0
-	}
-	d := s.trail[s.i]
-	s.i++
-	if d.kind != p.Kind {
-		s.diverged = true
-		return 0
-	}
-	if j := p.Index(int(d.choice)); j >= 0 {
-		return j
-	}
-	s.diverged = true
-	return 0
-}
-
 // found handles a buggy execution: deduplicate, re-run the same schedule
 // recording source positions (which also checks that it replays), write
-// the trace, and report.
+// the trace, and report. checked is the determinism check's second run of
+// the schedule, if there was one: it is that re-run, and same says whether
+// it agreed with the first.
 //
 //go:norace
-func (x *explorer) found(e *execution, body func(*testing.T)) {
+func (x *explorer) found(e *execution, body func(*testing.T), checked *execution, same bool) {
 	b := e.bug
 	if x.seen[b.key] {
 		return
@@ -74,12 +45,16 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 	}
 
 	re, replayed := e, true // an execution that recorded its details (per process)
-	if !x.set.detailed {
+	switch {
+	case checked != nil: // the determinism check ran it again already
+		re = checked
+		replayed = same && re.bug != nil && re.bug.kind == b.kind
+	case !x.set.detailed:
 		set := x.set
 		set.detailed = true
-		rs := &trailStrategy{trail: e.trail}
-		re, _ = x.runOnce("schedule_"+itoa(x.schedules)+"_replay", rs, set, body)
-		replayed = re.bug != nil && re.bug.kind == b.kind && !rs.diverged
+		rs := replay.NewReplayer(x.trace(e, nil))
+		re, _ = x.runOnce("schedule_"+itoa(x.schedules)+"_replay", rs, set, e.in, body)
+		replayed = re.bug != nil && re.bug.kind == b.kind && rs.Finish() == nil
 	}
 	if replayed && b.kind == kindRace {
 		// The detailed re-run knows where the earlier access was.
@@ -89,10 +64,15 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 	if !replayed {
 		src = e // keep what the original run recorded
 	}
-	tr := x.trace(e, src, replayed)
+	tr := x.trace(e, src)
+	tr.Uncontrolled = tr.Uncontrolled || !replayed
+	x.describe(tr, e)
 	report := b.report()
 	if replayed {
 		report += "\n" + interleaving(re, 40)
+	}
+	if note := uncontrolledNote(src.sources); note != "" {
+		report += "\n" + note
 	}
 	path, err := x.writeTrace(tr)
 	if err != nil {
@@ -110,23 +90,52 @@ func (x *explorer) found(e *execution, body func(*testing.T)) {
 	})
 }
 
-// trace builds the trace of execution e; detail is the detailed re-run of
-// the same schedule (or e itself when the re-run did not reproduce it).
+// trace builds the trace of execution e: its decisions, inputs and
+// free controls; detail, the detailed run of the same schedule (e itself,
+// or a re-run), adds the operation of each decision and the source log.
+// This, with the runtime's trail, is gosct's one recorder: a trace to write,
+// to replay in the runtime or to check determinism with.
 //
 //go:norace
-func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
+func (x *explorer) trace(e, detail *execution) *replay.Trace {
 	tr := &replay.Trace{
 		Format:       replay.Format,
-		Gosct:        Version,
-		Go:           runtime.Version(),
-		Package:      x.c.Package,
 		Test:         x.t.Name(),
-		Strategy:     x.strategyName(),
 		Seed:         x.c.Seed,
 		Schedule:     x.schedules,
-		Uncontrolled: e.uncontrolled || !replayed,
-		Params:       map[string]any{},
+		Uncontrolled: e.uncontrolled,
+		Inputs:       e.in.record(x.set.free),
+		Decisions:    make([]replay.Decision, 0, len(e.trail)),
 	}
+	for i, d := range e.trail {
+		td := replay.Decision{Kind: d.kind.String(), Choice: int(d.choice), G: int(d.cur)}
+		if detail != nil && i < len(detail.ops) {
+			td.Op, td.Pos = detail.ops[i].Name, detail.ops[i].Pos
+		}
+		tr.Decisions = append(tr.Decisions, td)
+	}
+	if detail != nil {
+		tr.Sources = detail.sources
+		tr.Uncontrolled = tr.Uncontrolled || detail.uncontrolled
+	}
+	return tr
+}
+
+// describe adds what a trace file says beyond the schedule: where and
+// what was run, with which strategy, the bug, and the instrumented files'
+// hashes.
+//
+//go:norace
+func (x *explorer) describe(tr *replay.Trace, e *execution) {
+	tr.Gosct = Version
+	tr.Go = runtime.Version()
+	tr.Package = x.c.Package
+	tr.Module = x.c.Module
+	if wd, err := os.Getwd(); err == nil {
+		tr.Dir = wd // go test runs the binary in the package's directory
+	}
+	tr.Strategy = x.strategyName()
+	tr.Params = map[string]any{}
 	if x.c.Bound > 0 {
 		tr.Params["bound"] = x.c.Bound
 	}
@@ -139,24 +148,13 @@ func (x *explorer) trace(e, detail *execution, replayed bool) *replay.Trace {
 	if x.c.Deps {
 		tr.Params["deps"] = true
 	}
-	for i, d := range e.trail {
-		td := replay.Decision{Kind: d.kind.String(), Choice: int(d.choice), G: int(d.cur)}
-		if i < len(detail.ops) {
-			op := detail.ops[i]
-			if j := strings.LastIndexByte(op, ' '); j >= 0 {
-				td.Op, td.Pos = op[:j], op[j+1:]
-			} else {
-				td.Op = op
-			}
+	tr.Files = x.files()
+	if b := e.bug; b != nil {
+		tr.Bug = &replay.Bug{Kind: b.kind, Message: b.message, Report: b.report()}
+		for _, g := range b.gs {
+			tr.Bug.Goroutines = append(tr.Bug.Goroutines, replay.Goroutine{ID: g.id, Created: g.created, State: g.state, WaitingOn: g.waiting, Stack: g.stack})
 		}
-		tr.Decisions = append(tr.Decisions, td)
 	}
-	b := e.bug
-	tr.Bug = &replay.Bug{Kind: b.kind, Message: b.message, Report: b.report()}
-	for _, g := range b.gs {
-		tr.Bug.Goroutines = append(tr.Bug.Goroutines, replay.Goroutine{ID: g.id, Created: g.created, State: g.state, WaitingOn: g.waiting, Stack: g.stack})
-	}
-	return tr
 }
 
 // writeTrace writes tr atomically into the trace directory and returns its path.
@@ -197,4 +195,57 @@ func (x *explorer) strategyName() string {
 		return x.c.Strategy + ":" + p.Member()
 	}
 	return x.c.Strategy
+}
+
+// uncontrolledNote names, for a bug report, the sources of nondeterminism
+// gosct does not control that the execution read; "" when there were none.
+//
+//go:norace
+func uncontrolledNote(sources []replay.Source) string {
+	seen := map[string]bool{}
+	var lines []string
+	for _, s := range sources {
+		if s.Controlled || s.Kind == "map order" || s.Kind == "rand" || s.Kind == "time" || s.Kind == "goroutines" || s.Kind == "crypto/rand" {
+			continue
+		}
+		l := s.Kind + ": " + s.What
+		if s.Pos != "" {
+			l += " at " + s.Pos
+		}
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		if len(lines) == 5 {
+			lines = append(lines, "        ...")
+			break
+		}
+		lines = append(lines, "        "+l)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "    read from sources gosct does not control (the schedule may not replay if they change):\n" + strings.Join(lines, "\n")
+}
+
+// files are the hashes of the package's instrumented files, by path
+// relative to the module root, as the command computed them
+// (wire.Config.Files); nil when unknown.
+//
+//go:norace
+func (x *explorer) files() map[string]string {
+	x.filesOnce.Do(func() {
+		if x.c.Files == "" {
+			return
+		}
+		b, err := os.ReadFile(x.c.Files)
+		if err == nil {
+			err = json.Unmarshal(b, &x.fileHash)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gosct: reading the file hashes: %v\n", err)
+			x.fileHash = nil
+		}
+	})
+	return x.fileHash
 }

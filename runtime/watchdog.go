@@ -60,6 +60,14 @@ func watchdog() {
 		lastProg int64
 		lastCur  *goroutine
 		since    time.Time // when lastProg/lastCur were first seen
+		// stalled is how long the holder has computed without a
+		// decision, counting each pass for at most two naps: when the
+		// watchdog's own nap overshoots, the machine did not run this
+		// process (a loaded machine), and the holder did not run
+		// either. Wall time would detach goroutines that only waited
+		// for a CPU, and make schedules depend on the load.
+		stalled  time.Duration
+		prev     time.Time
 		sysSince time.Time // when the holder was first seen in a system call
 		freeAt   time.Time // when the token was first seen free
 		quiet    int       // passes without an execution
@@ -88,6 +96,8 @@ func watchdog() {
 			nap(napCold)
 		}
 		now := time.Now()
+		dt := min(now.Sub(prev), 2*napCold)
+		prev = now
 		if at := e.abortedAt.Load(); at != 0 && now.Sub(time.Unix(0, at)) > e.set.detachedGrace {
 			// The execution was aborted while its test goroutine was in
 			// uncontrolled code, and it has not come back.
@@ -111,7 +121,7 @@ func watchdog() {
 		}
 		freeAt = time.Time{}
 		if e != last || p != lastProg || cur != lastCur {
-			last, lastProg, lastCur, since, sysSince = e, p, cur, now, time.Time{}
+			last, lastProg, lastCur, since, sysSince, stalled = e, p, cur, now, time.Time{}, 0
 			continue
 		}
 		switch st, _ := cur.doing(); st {
@@ -127,8 +137,9 @@ func watchdog() {
 			}
 		default:
 			sysSince = time.Time{}
-			if now.Sub(since) > e.set.detachAfter {
+			if stalled += dt; stalled > e.set.detachAfter {
 				e.detach(cur, p, "computing")
+				stalled = 0
 			}
 		}
 	}

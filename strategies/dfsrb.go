@@ -411,6 +411,9 @@ func (s *DFSRB) setRank(i, r int) {
 	}
 }
 
+// Stateless is true: DFS-RB re-executes prefixes of its schedules.
+func (s *DFSRB) Stateless() bool { return true }
+
 // Exhausted reports whether a threshold's search completed without pruning
 // anything, which makes it a complete DFS.
 func (s *DFSRB) Exhausted() bool { return s.done }

@@ -103,6 +103,15 @@ func (p *Portfolio) Next(pt *Point) int {
 	return p.members[p.cur].s.Next(pt)
 }
 
+// Stateless is the current member's: true while db decides.
+func (p *Portfolio) Stateless() bool {
+	if p.cur < 0 {
+		return false
+	}
+	st, ok := p.members[p.cur].s.(Stateless)
+	return ok && st.Stateless()
+}
+
 // Member names the member that decides the current execution, e.g.
 // "pct d=2", for traces.
 func (p *Portfolio) Member() string {

@@ -227,6 +227,9 @@ func (s *search) file(i, n int, model costModel) {
 	}
 }
 
+// Stateless is true: the search re-executes prefixes of its schedules.
+func (s *search) Stateless() bool { return true }
+
 // Exhausted reports whether every schedule within the bound was explored.
 func (s *search) Exhausted() bool { return s.done }
 

@@ -28,6 +28,14 @@ const (
 	// Case chooses which of several ready select cases fires.
 	// Point.Choices are the indices of the ready cases, ascending.
 	Case
+	// Value chooses the result of a small-range random draw in the
+	// program under test: rand.Intn(n), rand.IntN(n), rand.N(n) and their
+	// kin with n at most the runtime's limit (8), one step of a small
+	// rand.Perm or rand.Shuffle. Point.Choices are the values 0..n-1.
+	// Go draws them uniformly; a strategy treats them as it treats select
+	// cases: random and PCT draw uniformly (seeded), the systematic
+	// strategies enumerate them as free branches, in ascending order.
+	Value
 )
 
 func (k Kind) String() string {
@@ -36,6 +44,8 @@ func (k Kind) String() string {
 		return "goroutine"
 	case Case:
 		return "case"
+	case Value:
+		return "value"
 	}
 	return "unknown"
 }
@@ -60,8 +70,38 @@ type Point struct {
 	Yield bool
 	// Ops, when the runtime records details (replay and the re-run of a
 	// buggy schedule), describes the pending operation of each choice,
-	// parallel to Choices: "chan send queue.go:41". Nil otherwise.
-	Ops []string
+	// parallel to Choices: {"chan send", "queue.go:41"}. Nil otherwise.
+	Ops []Op
+}
+
+// Op is the operation a choice leads to, as recorded at the scheduling
+// point: what (Name: "chan send", "mutex lock", "rand.Intn(2)") and where
+// in the user's code (Pos: "queue.go:41", "" when unknown). Traces store
+// the two apart; nothing joins and splits them again.
+type Op struct {
+	Name string
+	Pos  string
+}
+
+// String is "chan send queue.go:41", for messages.
+func (o Op) String() string {
+	switch {
+	case o.Pos == "":
+		return o.Name
+	case o.Name == "":
+		return o.Pos
+	}
+	return o.Name + " " + o.Pos
+}
+
+// KindOf returns the Kind whose String is s, and false for an unknown name.
+func KindOf(s string) (Kind, bool) {
+	for k := Goroutine; k <= Value; k++ {
+		if k.String() == s {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // Index returns the position of choice c in p.Choices, or -1.
@@ -82,6 +122,29 @@ type Strategy interface {
 	NewExecution() bool
 	// Next returns the index in p.Choices of the choice taken.
 	Next(p *Point) int
+}
+
+// Follower is implemented by a strategy that replays a recorded schedule
+// (package replay's Replayer). While Following reports true, the runtime
+// asks it at every point, also where the runtime's fairness rule would
+// otherwise decide by itself (runtime/fair.go): the recorded schedule holds
+// those decisions too. Once it no longer follows, the runtime decides as
+// it would for any strategy.
+type Follower interface {
+	Following() bool
+}
+
+// Stateless is implemented by the strategies that re-execute the test from
+// the start and replay a prefix of their own earlier decisions (dfs, pb,
+// db, dfsrb, and the portfolio while its db member decides). Such a search
+// needs every execution to see the same program: what is not a decision,
+// the values of the program's large random draws and its map iteration
+// orders, must not change from one execution to the next. Stateless
+// reports whether the current execution is such a one; the runtime then
+// seeds those sources from the run's seed alone, instead of the run's seed
+// and the schedule number.
+type Stateless interface {
+	Stateless() bool
 }
 
 // Status is implemented by strategies that can say how far they got:

@@ -142,7 +142,7 @@ func TestCmdTestBugJSON(t *testing.T) {
 }
 
 func TestCmdTestBugHuman(t *testing.T) {
-	dir := useFakeRuntime(t, "bug")
+	useFakeRuntime(t, "bug")
 	traces := t.TempDir()
 	code, out, _ := gosct(t, "test", "--trace-dir", traces, "--seed", "1", ".")
 	if code != exitBug {
@@ -155,9 +155,10 @@ func TestCmdTestBugHuman(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	tr, err := replay.Read(trace)
-	if err != nil || tr.Dir != dir {
-		t.Errorf("the trace does not record the package directory: %+v, %v", tr, err)
+	// The runtime writes the trace whole (its directory included, see
+	// runtime's tests): the command leaves the file as it was.
+	if tr, err := replay.Read(trace); err != nil || tr.Dir != "" {
+		t.Errorf("the command rewrote the trace: %+v, %v", tr, err)
 	}
 }
 

@@ -243,11 +243,7 @@ func TestE2ETestprogs(t *testing.T) {
 			}
 			bugs := bugEvents(t, r)
 			trace, _ := bugs[0]["trace"].(string)
-			for i := 0; i < 10; i++ {
-				if rr := runGosct(t, t.TempDir(), "replay", trace); rr.code != exitBug {
-					t.Fatalf("replay %d/10:\n%s", i+1, rr)
-				}
-			}
+			replay10(t, trace) // one build, 10 fresh processes
 		})
 	}
 }

@@ -63,6 +63,11 @@ type testOptions struct {
 	// schedule in a fresh process.
 	state      string
 	perProcess bool
+	// checkDeterminism runs every schedule twice; controlOff turns
+	// controls of sources of nondeterminism off (hidden: for testing the
+	// check).
+	checkDeterminism bool
+	controlOff       []string
 
 	packages []string
 	gotest   goTestFlags
@@ -90,6 +95,9 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
 	fs.BoolVar(&o.perProcess, "per-process", false, "run every schedule in a fresh process, for tests that cannot run twice in one (package-level state, sync.Once, init goroutines, os.Exit)")
+	fs.BoolVar(&o.checkDeterminism, "check-determinism", false, "run every schedule twice and report the first difference between the two runs, with its likely source")
+	fs.StringSliceVar(&o.controlOff, "control-off", nil, "turn controls of sources of nondeterminism off: rand, maps, time, goroutines, crypto (for testing --check-determinism)")
+	fs.MarkHidden("control-off")
 	return fs
 }
 
@@ -164,6 +172,13 @@ func (o *testOptions) validate() error {
 	}
 	if _, err := topLevelSkip(o.gotest.skipRe); err != nil {
 		return err
+	}
+	for _, c := range o.controlOff {
+		switch c {
+		case "rand", "maps", "time", "goroutines", "crypto":
+		default:
+			return usagef("--control-off: unknown control %q (known: rand, maps, time, goroutines, crypto)", c)
+		}
 	}
 	return nil
 }

@@ -148,12 +148,7 @@ func (r *runner) runProcess(i int, pkg *rewrite.Package, bin string, cfg wire.Co
 	args = append(args, r.gt.run...)
 	res, err := runBinary(r.ctx, binaryRun{
 		bin: bin, dir: pkg.Dir, cfg: cfg, args: args, stream: r.stream, ownProgress: true,
-		onEvent: func(e wire.Event) {
-			if e.Event == "bug" {
-				recordDir(e.Trace, pkg.Dir)
-			}
-			onEvent(e)
-		},
+		onEvent: onEvent,
 	}, r.rep)
 	os.Remove(cfg.Results)
 	if err != nil {

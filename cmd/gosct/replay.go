@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,11 +19,13 @@ import (
 const replayUsage = `usage: gosct replay [flags] TRACE [-- go test flags]
 
 Rebuilds the trace's package and runs its test once under the recorded
-schedule. Exit status 1 when the bug happens again, 0 when the schedule ran
-without it, 2 on errors, or when the program no longer follows the trace
-(it says where) and --continue is not given. Run it inside the module of
-the trace's package; build flags the original run used (-tags, -race) go
-after --.
+schedule, with the recorded inputs (random draws, map orders, clock).
+Exit status 1 when the bug happens again, 0 when the schedule ran without
+it, 2 on errors, or when the program no longer follows the trace (it says
+where, and the likely source) and --continue is not given. The package is
+found in the directory the trace names, else in the trace's module where
+the trace or the working directory is (any checkout of the module); build
+flags the original run used (-tags, -race) go after --.
 
 Flags:
 `
@@ -33,6 +36,7 @@ type replayOptions struct {
 	verbose   bool
 	json      bool
 	schedules int
+	repeat    int
 	traceDir  string
 	trace     string
 	gotest    goTestFlags
@@ -46,6 +50,7 @@ func parseReplay(args []string) (*replayOptions, *pflag.FlagSet, error) {
 	fs.BoolVar(&o.cont, "continue", false, "after a divergence, keep exploring from the diverged point")
 	fs.IntVar(&o.schedules, "schedules", 100, "with --continue: how many schedules to explore from the diverged point")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "with --continue: where traces of new bugs are written")
+	fs.IntVar(&o.repeat, "repeat", 1, "replay N times, each in a fresh process, and say how many reproduced the bug")
 	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print the test binary's output")
 	if err := parseFlags(fs, args); err != nil {
@@ -67,6 +72,10 @@ func parseReplay(args []string) (*replayOptions, *pflag.FlagSet, error) {
 		return nil, fs, usagef("one trace at a time, got %d arguments", len(pos))
 	case o.schedules < 1:
 		return nil, fs, usagef("--schedules must be at least 1, not %d", o.schedules)
+	case o.repeat < 1:
+		return nil, fs, usagef("--repeat must be at least 1, not %d", o.repeat)
+	case o.repeat > 1 && o.cont:
+		return nil, fs, usagef("--repeat and --continue do not go together")
 	}
 	o.trace = pos[0]
 	if o.gotest.verbose {
@@ -106,7 +115,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
 		return exitError
 	}
-	b, err := instrumentTracePackage(ctx, t, cwd, o.gotest.tags)
+	b, err := instrumentTracePackage(ctx, t, tracePath, cwd, o.gotest.tags)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct replay: %s (run gosct replay inside the module of %s)\n", instrumentError(err), t.Package)
 		return exitError
@@ -160,11 +169,64 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		Mode: "replay", Package: t.Package, Strategy: t.Strategy, Seed: t.Seed, Schedules: schedules, Deps: t.Params["deps"] == true,
 		Trace: tracePath, Continue: o.cont, TraceDir: traceDir,
 	}
+	r.describePackage(0, pkg, &cfg)
+	if changed := changedFiles(t, r.files[pkg.Dir]); len(changed) > 0 {
+		rep.message("warning", t.Package, t.Test, tracePath, fmt.Sprintf("%s changed since the trace was written: the replay may diverge", strings.Join(changed, ", ")))
+	}
 	res := r.runTests(0, pkg, bin, cfg, exactRun(t.Test), []string{top}, "")
 	if res == nil {
 		return exitError
 	}
-	return replayOutcome(rep, res, o.cont, t)
+	status := replayOutcome(rep, res, o.cont, t)
+	if o.repeat == 1 {
+		return status
+	}
+	// The other replays, each in a fresh process, reported only by
+	// their count: the first one showed what happened.
+	counts := map[int]int{status: 1}
+	for k := 1; k < o.repeat && ctx.Err() == nil; k++ {
+		quiet := newReporter(io.Discard, io.Discard, false, false, t.Strategy, t.Seed)
+		r.rep = quiet
+		res := r.runTests(0, pkg, bin, cfg, exactRun(t.Test), []string{top}, "")
+		st := exitError
+		if res != nil {
+			st = replayOutcome(quiet, res, false, t)
+		}
+		counts[st]++
+	}
+	r.rep = rep
+	return repeatOutcome(rep, counts, o.repeat)
+}
+
+// repeatOutcome sums up --repeat: the exit status of the replays if they
+// all had the same, else 2, saying how many reproduced the bug.
+func repeatOutcome(rep *reporter, counts map[int]int, n int) int {
+	bug := counts[exitBug]
+	if counts[exitBug] == n || counts[exitOK] == n || counts[exitError] == n {
+		rep.message("info", "", "", "", fmt.Sprintf("the trace's bug happened again in %d of %d replays", bug, n))
+		for st := range counts {
+			return st
+		}
+	}
+	rep.message("error", "", "", "", fmt.Sprintf("the replays differ: the trace's bug happened again in %d of %d (%d ran without it, %d diverged or failed): the schedule depends on something gosct does not control; gosct test --check-determinism names it", bug, n, counts[exitOK], counts[exitError]))
+	return exitError
+}
+
+// changedFiles lists the files of the trace whose content differs from
+// the current ones (hashes in the JSON file files).
+func changedFiles(t *replay.Trace, files string) []string {
+	if len(t.Files) == 0 || files == "" {
+		return nil
+	}
+	data, err := os.ReadFile(files)
+	if err != nil {
+		return nil
+	}
+	var live map[string]string
+	if json.Unmarshal(data, &live) != nil {
+		return nil
+	}
+	return replay.ChangedFiles(t.Files, live)
 }
 
 // replayOutcome prints what the replay showed and returns the exit status:
@@ -213,23 +275,38 @@ func bugName(t *replay.Trace) string {
 	return fmt.Sprintf("%s: %s", t.Bug.Kind, firstLine(t.Bug.Message))
 }
 
-// instrumentTracePackage instruments the trace's package: from the
-// directory the trace recorded when it still holds that package, so the
-// replay works from anywhere, else by import path from cwd.
-func instrumentTracePackage(ctx context.Context, t *replay.Trace, cwd, tags string) (*rewrite.Build, error) {
+// instrumentTracePackage instruments the trace's package, looking for it
+// in turn in the directory the trace recorded (the machine that wrote it),
+// in a checkout of the trace's module holding the trace file or the
+// working directory (a trace written elsewhere: CI, a colleague), and
+// finally by import path from cwd.
+func instrumentTracePackage(ctx context.Context, t *replay.Trace, tracePath, cwd, tags string) (*rewrite.Build, error) {
 	// Built as it was recorded: with the dependency modules instrumented
 	// or not (their hooks are scheduling points of the trace).
 	deps, _ := t.Params["deps"].(bool)
-	if t.Dir != "" {
-		if fi, err := os.Stat(t.Dir); err == nil && fi.IsDir() {
-			b, err := instrument(ctx, rewrite.Options{Dir: t.Dir, Patterns: []string{"."}, Tags: tags, Deps: deps})
-			if err == nil {
-				for _, p := range b.Packages {
-					if p.ImportPath == t.Package {
-						return b, nil
-					}
-				}
+	try := func(dir string) *rewrite.Build {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil
+		}
+		b, err := instrument(ctx, rewrite.Options{Dir: dir, Patterns: []string{"."}, Tags: tags, Deps: deps})
+		if err != nil {
+			return nil
+		}
+		for _, p := range b.Packages {
+			if p.ImportPath == t.Package {
+				return b
 			}
+		}
+		return nil
+	}
+	if t.Dir != "" {
+		if b := try(t.Dir); b != nil {
+			return b, nil
+		}
+	}
+	if d := findPackageDir(t.Module, t.Package, filepath.Dir(tracePath), cwd); d != "" {
+		if b := try(d); b != nil {
+			return b, nil
 		}
 	}
 	return instrument(ctx, rewrite.Options{Dir: cwd, Patterns: []string{t.Package}, Tags: tags, Deps: deps})

@@ -30,6 +30,7 @@ type reporter struct {
 	schedules int
 	exploreS  float64
 	bugs      int
+	nondet    int
 	keys      map[string]bool
 	tests     int
 	exhausted int
@@ -96,11 +97,16 @@ type jsonTest struct {
 }
 
 type jsonMessage struct {
-	Event   string `json:"event"` // "error", "warning", "diverged"
+	Event   string `json:"event"` // "error", "warning", "diverged", "nondeterministic"
 	Package string `json:"package,omitempty"`
 	Test    string `json:"test,omitempty"`
 	Trace   string `json:"trace,omitempty"`
 	Message string `json:"message"`
+	// Schedule and Source, for "nondeterministic" (and "diverged"): the
+	// schedule, and the kind of the likely source ("rand", "map order",
+	// "changed file", ...).
+	Schedule int    `json:"schedule,omitempty"`
+	Source   string `json:"source,omitempty"`
 }
 
 type jsonSummary struct {
@@ -114,8 +120,11 @@ type jsonSummary struct {
 	Exhausted     int     `json:"exhausted_tests"`
 	NotExplored   int     `json:"not_explored_tests"`
 	Errors        int     `json:"errors"`
-	Strategy      string  `json:"strategy"`
-	Seed          int64   `json:"seed"`
+	// Nondeterministic counts the schedules --check-determinism found to
+	// differ between their two runs.
+	Nondeterministic int    `json:"nondeterministic,omitempty"`
+	Strategy         string `json:"strategy"`
+	Seed             int64  `json:"seed"`
 }
 
 func (r *reporter) emit(v any) {
@@ -231,6 +240,20 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	fmt.Fprintln(r.stdout)
 }
 
+// nondeterministic reports a schedule whose two runs differed
+// (--check-determinism).
+func (r *reporter) nondeterministic(pkg string, e wire.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clear()
+	r.nondet++
+	if r.json {
+		r.emit(jsonMessage{Event: "nondeterministic", Package: pkg, Test: e.Test, Message: e.Message, Schedule: e.Schedule, Source: e.Source})
+		return
+	}
+	fmt.Fprintf(r.stdout, "--- NONDETERMINISTIC %s (package %s, schedule %d)\n    %s\n", e.Test, pkg, e.Schedule, e.Message)
+}
+
 // message reports a warning, an error or a divergence. Errors count towards
 // exit status 2.
 func (r *reporter) message(kind, pkg, test, trace, msg string) {
@@ -303,7 +326,7 @@ func (r *reporter) summary() {
 	if r.json {
 		r.emit(jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys),
 			ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, r.exploreS)),
-			Tests: r.tests, Exhausted: r.exhausted, NotExplored: len(r.notExplored), Errors: r.errors, Strategy: r.strategy, Seed: r.seed})
+			Tests: r.tests, Exhausted: r.exhausted, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet, Strategy: r.strategy, Seed: r.seed})
 		return
 	}
 	w := r.stdout
@@ -313,6 +336,9 @@ func (r *reporter) summary() {
 		fmt.Fprintf(w, "no bug")
 	} else {
 		fmt.Fprintf(w, "%d bug%s (%d distinct)", r.bugs, plural(r.bugs), len(r.keys))
+	}
+	if r.nondet > 0 {
+		fmt.Fprintf(w, ", %d nondeterministic schedule%s", r.nondet, plural(r.nondet))
 	}
 	fmt.Fprintf(w, "; strategy %s, seed %d\n", r.strategy, r.seed)
 	if n := len(r.notExplored); n > 0 {

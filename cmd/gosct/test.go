@@ -42,8 +42,9 @@ type runner struct {
 	stream bool
 	// timeout is the -test.timeout of the test binaries.
 	timeout string
-	// bugs and errors count what decides the exit status.
-	bugs int
+	// bugs, nondet and errors count what decides the exit status.
+	bugs   int
+	nondet int
 	// ahead paces startBuilds.
 	ahead chan struct{}
 	// diverged holds the divergences reported, to report each once.
@@ -55,6 +56,9 @@ type runner struct {
 	withoutDeps *rewrite.Options
 	noDeps      *rewrite.Build
 	depsLeft    map[string]bool // packages built without them
+	// files holds the file of the file hashes of each package, by
+	// directory (files.go).
+	files map[string]string
 }
 
 func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -171,7 +175,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
 			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay,
+			CheckDeterminism: o.checkDeterminism, Free: o.controlOff,
 		}
+		r.describePackage(i, pkg, &cfg)
 		if o.perProcess {
 			r.perProcess(i, pkg, bin, cfg, o.run, tests, wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing})
 		} else {
@@ -195,7 +201,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		rep.message("error", "", "", "", "interrupted")
 	}
 	rep.summary()
-	return exitStatus(r.bugs, rep.errors)
+	return exitStatus(r.bugs+r.nondet, rep.errors)
 }
 
 // explorePattern is the -test.run of an exploration. The runtime runs each
@@ -220,24 +226,9 @@ func packageTraceDir(dir, importPath string) string {
 	return filepath.Join(dir, strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(importPath))
 }
 
-// recordDir stores the package directory in a new trace, so that
-// `gosct replay` finds the package from any working directory. The trace
-// stays valid if this fails: replay then needs the module as working
-// directory.
-func recordDir(trace, dir string) {
-	if trace == "" {
-		return
-	}
-	t, err := replay.Read(trace)
-	if err != nil || t.Dir != "" {
-		return
-	}
-	t.Dir = dir
-	replay.Write(trace, t)
-}
-
-// exitStatus: a bug found is the answer the user asked for, so it wins over
-// errors met elsewhere (which were printed).
+// exitStatus: a bug found (or, with --check-determinism, a schedule that
+// does not replay) is the answer the user asked for, so it wins over errors
+// met elsewhere (which were printed).
 func exitStatus(bugs, errs int) int {
 	switch {
 	case bugs > 0:
@@ -367,6 +358,7 @@ func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe, ski
 			Mode: "replay", Package: pkg.ImportPath, Strategy: t.Strategy, Seed: t.Seed, Schedules: 1,
 			Trace: p, TraceDir: filepath.Join(r.tmp, fmt.Sprintf("%d-regression-%d", i, j)),
 		}
+		r.describePackage(i, pkg, &cfg)
 		if err := os.MkdirAll(cfg.TraceDir, 0o755); err != nil {
 			r.rep.message("error", pkg.ImportPath, "", "", err.Error())
 			return
@@ -402,9 +394,6 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 				// The trace replayed is the one to point at: the
 				// runtime's copy lands in a temporary directory.
 				e.Trace = cfg.Trace
-			}
-			if cfg.Mode == "explore" && e.Event == "bug" {
-				recordDir(e.Trace, pkg.Dir)
 			}
 			r.event(pkg.ImportPath, e, regression)
 		},
@@ -443,6 +432,9 @@ func (r *runner) event(pkg string, e wire.Event, regression string) {
 			msg = fmt.Sprintf("regression trace %s no longer follows the code (fixed, or changed?): %s", regression, msg)
 		}
 		r.rep.message("diverged", pkg, e.Test, e.Trace, msg)
+	case "nondeterministic":
+		r.nondet++
+		r.rep.nondeterministic(pkg, e)
 	case "warning":
 		r.rep.message("warning", pkg, e.Test, e.Trace, e.Message)
 	case "error":
@@ -476,7 +468,9 @@ func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 	if res.truncated || res.bad > 0 {
 		r.rep.message("warning", pkg, "", "", "the results file of the test binary holds unreadable lines (cut short by a crash?)")
 	}
-	bugs := countEvents(res.events, "bug")
+	// A nondeterministic schedule's second run may fail where the first
+	// did not: reported, like a bug.
+	bugs := countEvents(res.events, "bug") + countEvents(res.events, "nondeterministic")
 	switch {
 	case len(missing) > 0 && res.exitCode != 0:
 		if !r.stream {

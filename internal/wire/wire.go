@@ -67,6 +67,22 @@ type Config struct {
 	// periodically and when its exploration ends. Schedules and BudgetNS
 	// then count from the resumed point.
 	State string `json:"state,omitempty"`
+	// Module is the path of the module holding Package, recorded in
+	// traces so that they locate the package in any checkout.
+	Module string `json:"module,omitempty"`
+	// Files is a JSON file mapping each instrumented file of the package
+	// (by its path relative to the module root) to a hash of its content:
+	// traces record it, and a replay names the files changed since.
+	Files string `json:"files,omitempty"`
+	// CheckDeterminism runs every schedule twice, the second time as a
+	// replay of the first, and reports the first difference
+	// ("nondeterministic" events).
+	CheckDeterminism bool `json:"check_determinism,omitempty"`
+	// Free turns controls of sources of nondeterminism off ("rand",
+	// "maps", "time", "goroutines", "crypto"): those sources then behave
+	// as under go test. For testing the determinism check.
+	Free []string `json:"free,omitempty"`
+
 	// PerProcess marks a run of one schedule in a fresh process, one of
 	// many the command chains through State: the execution records its
 	// details itself, as a re-run in the same process could not repeat it.
@@ -76,8 +92,10 @@ type Config struct {
 // Event is one line of the results file.
 type Event struct {
 	// Event is "bug", "test" (a test function's exploration finished),
-	// "progress", "diverged" (replay), "warning", "error" (the test could
-	// not be explored, e.g. a saved state of other options).
+	// "progress", "diverged" (replay), "nondeterministic" (the
+	// determinism check found two runs of a schedule that differ),
+	// "warning", "error" (the test could not be explored, e.g. a saved
+	// state of other options).
 	Event   string `json:"event"`
 	Package string `json:"package,omitempty"`
 	Test    string `json:"test,omitempty"`
@@ -95,6 +113,10 @@ type Event struct {
 	Report string `json:"report,omitempty"`
 	// Key identifies a bug for deduplication: kind and sites.
 	Key string `json:"key,omitempty"`
+	// Source is the kind of source of nondeterminism a "diverged" or
+	// "nondeterministic" event names as the likely cause ("rand", "map
+	// order", "file changed", ...), "" when unknown.
+	Source string `json:"source,omitempty"`
 
 	// For "test" events.
 	Schedules  int     `json:"schedules,omitempty"`
