@@ -48,7 +48,7 @@ const (
 // those are set. Before any execution has been counted, n and k are
 // Options.Threads and Options.Steps, or DefaultThreads and DefaultSteps.
 type PCT struct {
-	rng  *savedRand
+	rng  *execRand
 	d    int
 	n, k int // largest goroutines and steps seen by finished executions
 	minN int // Options.Threads
@@ -73,7 +73,7 @@ func NewPCT(o Options) *PCT {
 	if d <= 0 {
 		d = DefaultDepth
 	}
-	return &PCT{rng: newSavedRand(o.Seed), d: d, minN: o.Threads, minK: o.Steps}
+	return &PCT{rng: newExecRand(o.Seed), d: d, minN: o.Threads, minK: o.Steps}
 }
 
 func init() {
@@ -128,6 +128,7 @@ func (s *PCT) estimates() (n, k int) {
 func (s *PCT) start() {
 	s.begun = true
 	s.runs++
+	s.rng.start(s.runs)
 	n, k := s.estimates()
 	s.prio = s.prio[:0]
 	s.unused = s.unused[:0]
@@ -243,28 +244,37 @@ func indexOf(xs []int, x int) int {
 	return -1
 }
 
-// savedPCT is the saved state of a PCT between two executions: the random
-// stream, what it learned of n and k, and the counts of the execution that
-// ended, which the next NewExecution folds into n and k.
+// Seek makes the next execution number n+1, with the priorities and
+// change points a search that ran the n before it would draw, given the n
+// and k it knows: a PCT that did not run them has not learned their
+// estimates, and uses what it learns from then on.
+func (s *PCT) Seek(n int) {
+	s.runs, s.begun = n, false
+}
+
+// savedPCT is the saved state of a PCT between two executions: how many
+// executions it prepared (each draws from a stream of its own), what it
+// learned of n and k, and the counts of the execution that ended, which the
+// next NewExecution folds into n and k.
 type savedPCT struct {
-	Format   int       `json:"format"`
-	Strategy string    `json:"strategy"`
-	Depth    int       `json:"depth"`
-	Rand     randState `json:"rand"`
-	N        int       `json:"n"`
-	K        int       `json:"k"`
-	Seen     bool      `json:"seen"`
-	Begun    bool      `json:"begun"`
-	Runs     int       `json:"runs"`
-	Step     int       `json:"step"`
-	MaxG     int       `json:"max_g"`
+	Format   int    `json:"format"`
+	Strategy string `json:"strategy"`
+	Depth    int    `json:"depth"`
+	Seed     int64  `json:"seed"`
+	N        int    `json:"n"`
+	K        int    `json:"k"`
+	Seen     bool   `json:"seen"`
+	Begun    bool   `json:"begun"`
+	Runs     int    `json:"runs"`
+	Step     int    `json:"step"`
+	MaxG     int    `json:"max_g"`
 }
 
 // Save writes the state; call it between executions. The resumed strategy
 // draws the same priorities and change points as the uninterrupted one.
 func (s *PCT) Save(w io.Writer) error {
 	return json.NewEncoder(w).Encode(savedPCT{
-		Format: stateFormat, Strategy: "pct", Depth: s.d, Rand: s.rng.state(),
+		Format: streamFormat, Strategy: "pct", Depth: s.d, Seed: s.rng.seed,
 		N: s.n, K: s.k, Seen: s.seen, Begun: s.begun, Runs: s.runs, Step: s.step, MaxG: s.maxG,
 	})
 }
@@ -272,17 +282,17 @@ func (s *PCT) Save(w io.Writer) error {
 // Load restores what Save wrote, into a PCT created with the same options.
 func (s *PCT) Load(r io.Reader) error {
 	var v savedPCT
-	if err := decodeSaved(r, "pct", &v, &v.Format, &v.Strategy); err != nil {
+	if err := decodeSavedFormat(r, "pct", streamFormat, &v, &v.Format, &v.Strategy); err != nil {
 		return err
 	}
 	if v.Depth != s.d {
 		return fmt.Errorf("saved pct state has depth %d, not %d", v.Depth, s.d)
 	}
+	if v.Seed != s.rng.seed {
+		return fmt.Errorf("saved pct state was drawn with seed %d, not %d", v.Seed, s.rng.seed)
+	}
 	if v.N < 0 || v.K < 0 || v.Step < 0 || v.MaxG < 0 || v.Runs < 0 {
 		return fmt.Errorf("saved pct state has a negative count: %+v", v)
-	}
-	if err := s.rng.restore(v.Rand); err != nil {
-		return err
 	}
 	s.n, s.k, s.seen, s.begun, s.runs, s.step, s.maxG = v.N, v.K, v.Seen, v.Begun, v.Runs, v.Step, v.MaxG
 	return nil

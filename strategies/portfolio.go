@@ -78,6 +78,13 @@ func deriveSeed(seed int64, i int) int64 {
 // NewExecution hands the next execution to the next member still in the
 // rotation.
 func (p *Portfolio) NewExecution() bool {
+	if p.cur >= 0 && !p.Owned() {
+		// A probe of a sharded member (shard.go) is not one of the
+		// portfolio's executions: the member takes its turn again.
+		p.turn = (p.turn + len(p.cycle) - 1) % len(p.cycle)
+		p.runs--
+		p.members[p.cur].runs--
+	}
 	for tries := 0; tries < len(p.cycle); tries++ {
 		p.turn = (p.turn + 1) % len(p.cycle)
 		p.cur = p.cycle[p.turn]

@@ -10,56 +10,75 @@ import (
 
 // Random ("random") takes a uniformly random choice at every point, of
 // every kind, like SCTBench's controlled random scheduler: no history, no
-// special case for yields. It never exhausts. The same seed gives the same
-// sequence of decisions.
+// special case for yields. It never exhausts. The decisions of execution n
+// are drawn from a stream of the seed and n alone (execRand): the same seed
+// gives the same schedules, and any range of them can be run by itself
+// (Seek).
 type Random struct {
-	rng  *savedRand
+	rng  *execRand
 	runs int
 }
 
 // NewRandom returns a random strategy seeded from o.Seed.
-func NewRandom(o Options) *Random { return &Random{rng: newSavedRand(o.Seed)} }
+func NewRandom(o Options) *Random { return &Random{rng: newExecRand(o.Seed)} }
 
 // NewExecution always returns true: a random search never ends.
-func (r *Random) NewExecution() bool { r.runs++; return true }
+func (r *Random) NewExecution() bool {
+	r.runs++
+	r.rng.start(r.runs)
+	return true
+}
 
 // Next picks uniformly among p.Choices.
 func (r *Random) Next(p *Point) int { return r.rng.Intn(len(p.Choices)) }
+
+// Seek makes the next execution number n+1, drawn as in a search that ran
+// the n before it.
+func (r *Random) Seek(n int) {
+	r.runs = n
+	r.rng.start(n + 1)
+}
 
 func init() {
 	register(Info{Name: "random", Summary: "a random choice at every point", Sampling: true, New: func(o Options) Strategy { return NewRandom(o) }})
 }
 
-// savedRandom is the saved state of a Random.
+// savedRandom is the saved state of a Random: how many executions it
+// prepared (each draws from a stream of its own, so there is no generator
+// to save), and the seed, so that a strategy of another seed refuses it.
 type savedRandom struct {
-	Format   int       `json:"format"`
-	Strategy string    `json:"strategy"`
-	Runs     int       `json:"runs"`
-	Rand     randState `json:"rand"`
+	Format   int    `json:"format"`
+	Strategy string `json:"strategy"`
+	Seed     int64  `json:"seed"`
+	Runs     int    `json:"runs"`
 }
 
-// Save writes the position in the random stream: the resumed strategy takes
-// the decisions the uninterrupted one would have.
+// Save writes the number of executions: the resumed strategy takes the
+// decisions the uninterrupted one would have.
 func (r *Random) Save(w io.Writer) error {
-	return json.NewEncoder(w).Encode(savedRandom{Format: stateFormat, Strategy: "random", Runs: r.runs, Rand: r.rng.state()})
+	return json.NewEncoder(w).Encode(savedRandom{Format: streamFormat, Strategy: "random", Seed: r.rng.seed, Runs: r.runs})
 }
 
 // Load restores what Save wrote.
 func (r *Random) Load(rd io.Reader) error {
 	var v savedRandom
-	if err := decodeSaved(rd, "random", &v, &v.Format, &v.Strategy); err != nil {
+	if err := decodeSavedFormat(rd, "random", streamFormat, &v, &v.Format, &v.Strategy); err != nil {
 		return err
 	}
-	if err := r.rng.restore(v.Rand); err != nil {
-		return err
+	if v.Seed != r.rng.seed {
+		return fmt.Errorf("saved random state was drawn with seed %d, not %d", v.Seed, r.rng.seed)
 	}
-	r.runs = v.Runs
+	if v.Runs < 0 {
+		return fmt.Errorf("saved random state has %d executions", v.Runs)
+	}
+	r.Seek(v.Runs)
 	return nil
 }
 
 // savedRand is a math/rand generator whose position can be saved, drawing
 // exactly the values rand.New(rand.NewSource(seed)) draws, so every seed
-// gives the schedules it gave before.
+// gives the schedules it gave before. It is dfsrb's single stream across
+// executions (random and PCT draw each execution from its own: execRand).
 type savedRand struct {
 	*rand.Rand
 	src *rngSource
@@ -206,18 +225,26 @@ func (r *savedRand) restore(st randState) error {
 	return nil
 }
 
-// stateFormat is the version of the saved states of random, pct, dfsrb and
-// portfolio.
+// stateFormat is the version of the saved states of dfsrb and portfolio.
 const stateFormat = 1
+
+// streamFormat is the version of the saved states of random and pct since
+// their executions draw from streams of their own (execRand).
+const streamFormat = 2
 
 // decodeSaved reads one saved state into v and checks its format and
 // strategy name, which v's fields format and strategy point to.
 func decodeSaved(rd io.Reader, name string, v any, format *int, strategy *string) error {
+	return decodeSavedFormat(rd, name, stateFormat, v, format, strategy)
+}
+
+// decodeSavedFormat is decodeSaved for a state of format want.
+func decodeSavedFormat(rd io.Reader, name string, want int, v any, format *int, strategy *string) error {
 	if err := json.NewDecoder(rd).Decode(v); err != nil {
 		return fmt.Errorf("reading saved %s state: %v", name, err)
 	}
-	if *format != stateFormat {
-		return fmt.Errorf("saved %s state has format %d, want %d", name, *format, stateFormat)
+	if *format != want {
+		return fmt.Errorf("saved %s state has format %d, want %d (saved by another version of gosct: delete it to start again)", name, *format, want)
 	}
 	if *strategy != name {
 		return fmt.Errorf("saved state is %q, not %q", *strategy, name)

@@ -40,6 +40,10 @@ type savedSearch struct {
 	PassNew  int          `json:"pass_new"`
 	Diverged int          `json:"diverged"`
 	MaxDepth int          `json:"max_depth"`
+	// Part is the share of a sharded search (Sharder), Probes the
+	// executions it ran outside it.
+	Part   *savedPart `json:"part,omitempty"`
+	Probes int        `json:"probes,omitempty"`
 }
 
 const saveFormat = 2
@@ -49,7 +53,11 @@ func (s *search) Save(w io.Writer) error {
 	v := savedSearch{
 		Format: saveFormat, Strategy: s.name, Bound: s.bound, Top: s.top, MaxBound: s.maxBound,
 		Item: pairs(s.item), Levels: s.stack, Begun: s.begun, Done: s.done, Clipped: s.clipped,
-		Runs: s.runs, PassNew: s.passNew, Diverged: s.diverged, MaxDepth: s.maxDepth,
+		Runs: s.runs, PassNew: s.passNew, Diverged: s.diverged, MaxDepth: s.maxDepth, Probes: s.probes,
+	}
+	if s.part != nil {
+		v.Part = &savedPart{Index: s.part.index, Count: s.part.count, Virtual: s.part.virtual,
+			Path: [3]int{s.part.lo, s.part.hi, s.part.deal}}
 	}
 	for b := 0; b < s.front.bounds(); b++ {
 		var items [][][2]int
@@ -77,8 +85,12 @@ func (s *search) Load(r io.Reader) error {
 	if v.MaxBound != s.maxBound {
 		return fmt.Errorf("saved %s search has bound %d, not %d", s.name, v.MaxBound, s.maxBound)
 	}
+	part, err := s.loadPart(v.Part)
+	if err != nil {
+		return err
+	}
 	for i, l := range v.Levels {
-		if l.N < 2 || l.Rank < 0 || l.Rank >= l.N {
+		if l.N < 2 || l.Rank < 0 || l.Rank >= l.N || l.Lo < 0 || l.Hi < l.Lo || part != nil && l.Hi > part.virtual {
 			return fmt.Errorf("saved %s search: bad level %d: %+v", s.name, i, l)
 		}
 	}
@@ -104,9 +116,35 @@ func (s *search) Load(r io.Reader) error {
 	}
 	s.begun, s.done, s.clipped = v.Begun, v.Done, v.Clipped
 	s.runs, s.passNew, s.diverged, s.maxDepth = v.Runs, v.PassNew, v.Diverged, v.MaxDepth
+	s.part, s.probes = part, v.Probes
 	// The saved execution reached every level of its stack.
 	s.pos = s.base + len(s.stack)
 	return nil
+}
+
+// loadPart checks the part of a saved search against the one the search was
+// given (Shard): a part resumes as the same part. A search given none takes
+// the saved one (gosct split divides a part further).
+func (s *search) loadPart(sp *savedPart) (*part, error) {
+	if sp == nil {
+		if s.part != nil {
+			return nil, fmt.Errorf("saved %s search is a whole search, not part %d of %d", s.name, s.part.index+1, s.part.count)
+		}
+		return nil, nil
+	}
+	if sp.Count < 2 || sp.Index < 0 || sp.Index >= sp.Count || sp.Virtual < sp.Count {
+		return nil, fmt.Errorf("saved %s search: bad part %+v", s.name, *sp)
+	}
+	p := newPart(sp.Index, sp.Count)
+	p.virtual = sp.Virtual
+	p.lo, p.hi, p.deal = sp.Path[0], sp.Path[1], sp.Path[2]
+	if p.lo < 0 || p.hi < p.lo || p.hi > p.virtual || p.deal < 0 {
+		return nil, fmt.Errorf("saved %s search: bad part %+v", s.name, *sp)
+	}
+	if s.part != nil && (s.part.index != p.index || s.part.count != p.count || s.part.virtual != p.virtual) {
+		return nil, fmt.Errorf("saved %s search is part %d of %d, not part %d of %d", s.name, p.index+1, p.count, s.part.index+1, s.part.count)
+	}
+	return p, nil
 }
 
 func pairs(item []delta) [][2]int {

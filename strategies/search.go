@@ -36,6 +36,10 @@ type level struct {
 	N    int  `json:"n"` // number of children
 	Free bool `json:"f"` // every child costs nothing: a branch of the DFS
 	Kind Kind `json:"k"`
+	// Lo and Hi are the virtual parts below a free point of a sharded
+	// search while there are several (see part); 0 otherwise.
+	Lo int `json:"lo,omitempty"`
+	Hi int `json:"hi,omitempty"`
 }
 
 // search is the stateless search shared by dfs, pb and db. The runtime
@@ -86,6 +90,11 @@ type search struct {
 	maxDepth int
 	scratch  []int
 	emit     []delta
+	// part, when the search is one machine's part of a sharded search,
+	// restricts it to the leaves of that part (shard.go); probes counts the
+	// executions it ran outside them.
+	part   *part
+	probes int
 }
 
 // A delta is one decision of an item that does not take rank 0.
@@ -112,6 +121,10 @@ func (s *search) NewExecution() bool {
 		s.begin()
 		return true
 	}
+	if !s.Owned() {
+		s.probes++
+		s.passNew--
+	}
 	if s.pos < s.base+len(s.stack) {
 		// The execution ended before replaying its whole prefix: the
 		// program did not replay. The levels it did not reach are stale.
@@ -122,8 +135,8 @@ func (s *search) NewExecution() bool {
 	}
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		l := &s.stack[i]
-		if l.Free && l.Rank+1 < l.N {
-			l.Rank++
+		if r := s.nextRank(l, l.Rank+1); l.Free && r < l.N {
+			l.Rank = r
 			s.stack = s.stack[:i+1]
 			s.begin()
 			return true
@@ -148,6 +161,9 @@ func (s *search) begin() {
 	s.pos, s.di, s.acc = 0, 0, 0
 	s.runs++
 	s.passNew++
+	if s.part != nil {
+		s.part.begin()
+	}
 }
 
 // Next replays the item and the stack, then takes rank 0 at every new
@@ -179,6 +195,7 @@ func (s *search) Next(p *Point) int {
 			}
 		}
 		s.acc += model.cost(r)
+		s.descend(model, len(ord), r)
 		return ord[r]
 	}
 	j := i - s.base
@@ -194,16 +211,38 @@ func (s *search) Next(p *Point) int {
 				l.Rank = 0
 			}
 		}
+		if s.part != nil && l.Free {
+			l.Lo, l.Hi = 0, 0
+			if s.part.hi-s.part.lo > 1 {
+				l.Lo, l.Hi = s.part.lo, s.part.hi
+			}
+		}
+		s.descend(model, len(ord), l.Rank)
 		return ord[l.Rank]
 	}
-	s.stack = append(s.stack, level{N: len(ord), Free: model == free, Kind: p.Kind})
+	l := level{N: len(ord), Free: model == free, Kind: p.Kind}
+	if s.part != nil && l.Free && s.part.hi-s.part.lo > 1 {
+		// Where the path is still shared, take the first child that
+		// leads to leaves of this part.
+		l.Lo, l.Hi = s.part.lo, s.part.hi
+		l.Rank = s.nextRank(&l, 0)
+	}
+	s.stack = append(s.stack, l)
 	if d := s.base + len(s.stack); d > s.maxDepth {
 		s.maxDepth = d
 	}
 	if model != free {
 		s.file(i, len(ord), model)
 	}
-	return ord[0]
+	s.descend(model, len(ord), l.Rank)
+	return ord[l.Rank]
+}
+
+// descend moves a sharded search's path state below child r.
+func (s *search) descend(model costModel, n, r int) {
+	if s.part != nil {
+		s.part.descend(model == free, n, r, s.dealt(n, model))
+	}
 }
 
 // file puts the costly children of the new point i in the frontier: the
@@ -212,8 +251,16 @@ func (s *search) file(i, n int, model costModel) {
 	for r := 1; r < n; r++ {
 		c := s.acc + model.cost(r)
 		if c > s.maxBound {
-			s.clipped = true
-			break // costs grow with the rank
+			// Costs grow with the rank: the children from r on are
+			// left out. That makes this part's search incomplete only
+			// if one of them is this part's.
+			for k := r; k < n && !s.clipped; k++ {
+				s.clipped = s.part == nil || s.part.ownsCostly(k)
+			}
+			break
+		}
+		if s.part != nil && !s.part.ownsCostly(r) {
+			continue // other machines' subtree
 		}
 		e := append(s.emit[:0], s.item...)
 		for j, l := range s.stack[:len(s.stack)-1] {
@@ -240,7 +287,7 @@ func (s *search) Bound() int { return s.bound }
 // schedules (73 in all)".
 func (s *search) Status() string {
 	var st string
-	n := s.runs
+	n := s.runs - s.probes
 	switch {
 	case s.model == free && s.done:
 		st = fmt.Sprintf("exhausted: %d schedules", n)

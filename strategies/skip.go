@@ -11,10 +11,10 @@ type Skipper interface {
 	SkipExecution()
 }
 
-// SkipExecution moves the random stream on: the execution that died drew
-// its decisions from it, and they were lost with its process, so the next
-// execution would otherwise take the same ones.
-func (r *Random) SkipExecution() { r.rng.Int63() }
+// SkipExecution does nothing: the dead execution was counted when
+// NewExecution prepared it, and the next one draws from a stream of its
+// own.
+func (r *Random) SkipExecution() {}
 
 // SkipExecution does nothing: NewExecution drew the dead execution's
 // priorities and change points, and the next one draws new ones.

@@ -38,8 +38,20 @@ func (s *search) Split(n int) ([][]byte, error) {
 		parts[i] = &search{name: s.name, model: s.model, maxBound: s.maxBound,
 			bound: s.bound, top: s.top, begun: true, done: s.done, clipped: s.clipped,
 			diverged: s.diverged, maxDepth: s.maxDepth}
+		if s.part != nil {
+			// A part of a sharded search divides into parts of that
+			// part: new points keep to its leaves.
+			// The execution that ended is accounted for here, once.
+			c := *s.part
+			c.lo, c.hi = c.index, c.index+1
+			parts[i].part = &c
+		}
 	}
-	parts[0].runs, parts[0].passNew = s.runs, s.passNew
+	parts[0].runs, parts[0].passNew, parts[0].probes = s.runs, s.passNew, s.probes
+	if !s.Owned() {
+		parts[0].probes++
+		parts[0].passNew--
+	}
 	next := 0
 	deal := func(bound int, item []delta) {
 		parts[next].front.push(bound, item)
@@ -49,7 +61,7 @@ func (s *search) Split(n int) ([][]byte, error) {
 	prefix = append(prefix, s.item...)
 	for i, l := range s.stack {
 		if l.Free {
-			for r := l.Rank + 1; r < l.N; r++ {
+			for r := s.nextRank(&l, l.Rank+1); r < l.N; r = s.nextRank(&l, r+1) {
 				deal(s.bound, append(prefix[:len(prefix):len(prefix)], delta{s.base + i, r}))
 			}
 		}
