@@ -284,4 +284,3 @@ func (p *Portfolio) Seek(n int) {
 		}
 	}
 }
-
