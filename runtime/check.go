@@ -22,7 +22,7 @@ import (
 //go:norace
 func (x *explorer) checkDeterminism(e *execution, body func(*testing.T)) (*execution, bool) {
 	rs := replay.NewReplayer(x.trace(e, e))
-	e2, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_check", rs, x.set, e.in, body)
+	e2, _ := x.runOnce("schedule_"+itoa(x.number())+"_check", rs, x.set, e.in, body)
 	var what string
 	var f replay.Finding
 	if d := rs.Finish(); d != nil {
@@ -42,8 +42,8 @@ func (x *explorer) checkDeterminism(e *execution, body func(*testing.T)) (*execu
 		cause = "unknown: a source gosct neither controls nor sees (code outside the instrumented packages, a value carried over from an earlier schedule in package-level state)"
 	}
 	x.nondet++
-	x.emit(&wire.Event{Event: "nondeterministic", Schedule: x.schedules, Source: f.Kind,
-		Message: fmt.Sprintf("%s: schedule %d is not deterministic: %s; likely source: %s", x.t.Name(), x.schedules, what, cause)})
+	x.emit(&wire.Event{Event: "nondeterministic", Schedule: x.number(), Source: f.Kind,
+		Message: fmt.Sprintf("%s: schedule %d is not deterministic: %s; likely source: %s", x.t.Name(), x.number(), what, cause)})
 	return e2, false
 }
 

@@ -54,6 +54,17 @@ type explorer struct {
 
 	filesOnce sync.Once
 	fileHash  map[string]string
+
+	// In a part of a sharded search (wire.Config.Shards, shard.go): a
+	// ranged part runs schedules offset+1..offset+rangeLen, numbered as in
+	// the whole search; sharder is the strategy of a divided tree, which
+	// says whether an execution was this part's, and probes counts those
+	// that were not.
+	ranged   bool
+	offset   int
+	rangeLen int
+	sharder  strategies.Sharder
+	probes   int
 }
 
 //go:norace
@@ -101,6 +112,12 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 			return nil, err
 		}
 		x.strat = s
+		if c.Sharded() {
+			if err := x.shard(); err != nil {
+				x.emit(&wire.Event{Event: "error", Message: err.Error()})
+				return nil, err
+			}
+		}
 		if c.State != "" {
 			if err := x.loadState(); err != nil {
 				x.emit(&wire.Event{Event: "error", Message: err.Error()})
@@ -139,6 +156,10 @@ func (x *explorer) limits() wire.Limits {
 	l := wire.Limits{Schedules: x.c.Schedules, KeepGoing: x.c.KeepGoing}
 	if l.Schedules <= 0 {
 		l.Schedules = strategies.DefaultSchedules
+	}
+	if x.ranged {
+		// A part of a range runs what is left of its range.
+		l.Schedules = min(l.Schedules, max(x.rangeLen-x.resumed, 0))
 	}
 	if !x.deadline.IsZero() {
 		l.Budget = max(x.deadline.Sub(x.start), 1)
@@ -187,9 +208,9 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// instead of running it again.
 			x.saveState(true)
 		}
-		e, skipped := x.runOnce("schedule_"+itoa(x.schedules), x.strat, x.set, x.inputs(), body)
+		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, x.set, x.inputs(), body)
 		if e.tooLong {
-			x.emit(&wire.Event{Event: "warning", Schedule: x.schedules, Message: fmt.Sprintf(
+			x.emit(&wire.Event{Event: "warning", Schedule: x.number(), Message: fmt.Sprintf(
 				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped, not explored (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
 			x.stopped = wire.StopTooLong
 			break
@@ -198,10 +219,17 @@ func (x *explorer) explore(body func(*testing.T)) {
 			x.stopped = wire.StopSkipped
 			break
 		}
+		if x.sharder != nil && !x.sharder.Owned() {
+			// Another part's schedule, run to learn the tree: it
+			// reports it.
+			x.schedules--
+			x.probes++
+			continue
+		}
 		if x.replayer != nil {
 			if d := x.replayer.Finish(); d != nil && e.bug == nil {
 				d.Cause = x.divergenceCause(d.Step, e)
-				x.emit(&wire.Event{Event: "diverged", Schedule: x.schedules, Trace: x.c.Trace, Message: d.Error(), Source: d.Cause.Kind})
+				x.emit(&wire.Event{Event: "diverged", Schedule: x.number(), Trace: x.c.Trace, Message: d.Error(), Source: d.Cause.Kind})
 			}
 		}
 		x.timedDetaches += e.timedDetaches
@@ -215,7 +243,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// Not a bug: gosct cannot tell whether the uncontrolled code
 			// would have moved. An error of the test, whose exploration
 			// stops (its next schedules would likely wait as long).
-			x.emit(&wire.Event{Event: "error", Schedule: x.schedules, Message: kindStuck + ": " + e.bug.message, Report: e.bug.report(), Key: e.bug.key})
+			x.emit(&wire.Event{Event: "error", Schedule: x.number(), Message: kindStuck + ": " + e.bug.message, Report: e.bug.report(), Key: e.bug.key})
 			x.stopped = wire.StopStuck
 			break
 		}
@@ -243,7 +271,9 @@ func (x *explorer) inputs() inputs {
 		return inputsOf(x.trace0.Inputs)
 	}
 	st, ok := x.strat.(strategies.Stateless)
-	return freshInputs(x.c.Seed, x.schedules, ok && st.Stateless())
+	// The schedule's number in the whole search: a part of a divided
+	// search draws the inputs one process would.
+	return freshInputs(x.c.Seed, x.number(), ok && st.Stateless())
 }
 
 // runOnce runs one execution in a subtest; skipped reports t.Skip.
@@ -293,6 +323,7 @@ func (x *explorer) finish() {
 		Exhausted: x.exhausted,
 		Status:    st,
 		Message:   x.stopped,
+		Probes:    x.probes,
 
 		Uncontrolled:         x.uncontrolled,
 		UncontrolledReplayed: x.uncReplayed,
@@ -306,7 +337,7 @@ func (x *explorer) finish() {
 //go:norace
 func (x *explorer) replays(e *execution, body func(*testing.T)) bool {
 	rs := replay.NewReplayer(x.trace(e, e))
-	re, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_check", rs, x.set, e.in, body)
+	re, _ := x.runOnce("schedule_"+itoa(x.number())+"_check", rs, x.set, e.in, body)
 	return rs.Finish() == nil && outcome(re) == outcome(e)
 }
 

@@ -72,9 +72,12 @@ func (x *explorer) saveState(running bool) {
 	}
 	st := &wire.State{
 		Package: x.c.Package, Test: x.t.Name(), Strategy: x.c.Strategy, Seed: x.c.Seed,
-		Bound: x.c.Bound, Depth: x.c.Depth, Races: x.c.Races,
+		Bound: x.c.Bound, Depth: x.c.Depth, Races: x.c.Races, Shard: x.c.Shard, Shards: x.c.Shards,
 		Schedules: x.schedules, Bugs: x.bugsBefore + x.bugs, Exhausted: x.exhausted, Running: running,
 		Search: bytes.TrimSpace(buf.Bytes()),
+	}
+	if x.ranged {
+		st.Total = x.c.Total
 	}
 	for k := range x.seen {
 		st.Keys = append(st.Keys, k)

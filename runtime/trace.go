@@ -34,7 +34,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 		x.emit(&wire.Event{
 			Event:    "bug",
 			Kind:     b.kind,
-			Schedule: x.schedules,
+			Schedule: x.number(),
 			Trace:    x.c.Trace,
 			Message:  b.message,
 			Report:   b.report(),
@@ -53,7 +53,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 		set := x.set
 		set.detailed = true
 		rs := replay.NewReplayer(x.trace(e, nil))
-		re, _ = x.runOnce("schedule_"+itoa(x.schedules)+"_replay", rs, set, e.in, body)
+		re, _ = x.runOnce("schedule_"+itoa(x.number())+"_replay", rs, set, e.in, body)
 		replayed = re.bug != nil && re.bug.kind == b.kind && rs.Finish() == nil
 	}
 	if replayed && b.kind == kindRace {
@@ -81,7 +81,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 	x.emit(&wire.Event{
 		Event:    "bug",
 		Kind:     b.kind,
-		Schedule: x.schedules,
+		Schedule: x.number(),
 		Trace:    path,
 		Message:  b.message,
 		Report:   report,
@@ -102,7 +102,7 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		Format:       replay.Format,
 		Test:         x.t.Name(),
 		Seed:         x.c.Seed,
-		Schedule:     x.schedules,
+		Schedule:     x.number(),
 		Uncontrolled: e.uncontrolled,
 		Inputs:       e.in.record(x.set.free),
 		Decisions:    make([]replay.Decision, 0, len(e.trail)),
@@ -148,6 +148,9 @@ func (x *explorer) describe(tr *replay.Trace, e *execution) {
 	if x.c.Deps {
 		tr.Params["deps"] = true
 	}
+	if x.c.Sharded() {
+		tr.Params["shard"] = fmt.Sprintf("%d/%d", x.c.Shard, x.c.Shards)
+	}
 	tr.Files = x.files()
 	if b := e.bug; b != nil {
 		tr.Bug = &replay.Bug{Kind: b.kind, Message: b.message, Report: b.report()}
@@ -168,7 +171,13 @@ func (x *explorer) writeTrace(tr *replay.Trace) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("writing trace: %w", err)
 	}
-	path := filepath.Join(dir, sanitize(tr.Test)+"-"+tr.Bug.Kind+"-"+itoa(tr.Schedule)+".json")
+	name := sanitize(tr.Test) + "-" + tr.Bug.Kind + "-" + itoa(tr.Schedule)
+	if x.c.Sharded() {
+		// The parts of a divided tree number their schedules each
+		// from 1: two parts writing to one directory must not collide.
+		name += fmt.Sprintf("-shard-%d-of-%d", x.c.Shard, x.c.Shards)
+	}
+	path := filepath.Join(dir, name+".json")
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}

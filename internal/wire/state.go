@@ -27,6 +27,13 @@ type State struct {
 	Bound    int    `json:"bound,omitempty"`
 	Depth    int    `json:"depth,omitempty"`
 	Races    string `json:"races,omitempty"`
+	// Shard, Shards and Total are those of a part of a sharded search
+	// (Config): a part resumes only as the same part of the same search.
+	// Total is set for a range of schedule numbers only: a part of a tree
+	// does not depend on it.
+	Shard  int `json:"shard,omitempty"`
+	Shards int `json:"shards,omitempty"`
+	Total  int `json:"total,omitempty"`
 	// Schedules explored by every run so far: the next one is number
 	// Schedules+1.
 	Schedules int `json:"schedules"`
@@ -99,7 +106,20 @@ func (s *State) Mismatch(c *Config) string {
 	if racesMode(s.Races) != racesMode(c.Races) {
 		diffs = append(diffs, fmt.Sprintf("races %s, not %s", racesMode(s.Races), racesMode(c.Races)))
 	}
+	if s.Shard != c.Shard || s.Shards != c.Shards {
+		diffs = append(diffs, fmt.Sprintf("%s, not %s", shardName(s.Shard, s.Shards), shardName(c.Shard, c.Shards)))
+	} else if s.Shards > 1 && s.Total != 0 && s.Total != c.Total {
+		diffs = append(diffs, fmt.Sprintf("a divided search of %d schedules, not %d", s.Total, c.Total))
+	}
 	return strings.Join(diffs, ", ")
+}
+
+// shardName is "part 2 of 8", or "the whole search".
+func shardName(shard, shards int) string {
+	if shards <= 1 {
+		return "the whole search"
+	}
+	return fmt.Sprintf("part %d of %d", shard, shards)
 }
 
 func racesMode(r string) string {

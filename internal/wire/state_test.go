@@ -49,3 +49,41 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Fatal("read a state of a newer format")
 	}
 }
+
+func TestStateMismatchShard(t *testing.T) {
+	st := &State{Strategy: "random", Seed: 1, Shard: 2, Shards: 3, Total: 300}
+	if d := st.Mismatch(&Config{Strategy: "random", Seed: 1, Shard: 2, Shards: 3, Total: 300}); d != "" {
+		t.Fatalf("same part differs: %s", d)
+	}
+	for c, want := range map[*Config]string{
+		{Strategy: "random", Seed: 1, Shard: 1, Shards: 3, Total: 300}: "part 2 of 3, not part 1 of 3",
+		{Strategy: "random", Seed: 1}:                                   "part 2 of 3, not the whole search",
+		{Strategy: "random", Seed: 1, Shard: 2, Shards: 3, Total: 600}: "a divided search of 300 schedules, not 600",
+	} {
+		if d := st.Mismatch(c); !strings.Contains(d, want) {
+			t.Errorf("mismatch %q, want %q", d, want)
+		}
+	}
+	tree := &State{Strategy: "dfs", Shard: 2, Shards: 3}
+	if d := tree.Mismatch(&Config{Strategy: "dfs", Shard: 2, Shards: 3, Total: 600}); d != "" {
+		t.Errorf("a part of a tree depends on the schedules: %s", d)
+	}
+}
+
+func TestShardRange(t *testing.T) {
+	for _, total := range []int{0, 1, 7, 1000, 1001} {
+		for _, n := range []int{1, 2, 3, 8} {
+			next := 0
+			for i := 1; i <= n; i++ {
+				a, b := ShardRange(total, i, n)
+				if a != next || b < a || b-a > total/n+1 {
+					t.Fatalf("total %d part %d of %d: %d..%d after %d", total, i, n, a, b, next)
+				}
+				next = b
+			}
+			if next != total {
+				t.Fatalf("total %d into %d: ranges end at %d", total, n, next)
+			}
+		}
+	}
+}

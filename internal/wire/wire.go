@@ -87,6 +87,32 @@ type Config struct {
 	// many the command chains through State: the execution records its
 	// details itself, as a re-run in the same process could not repeat it.
 	PerProcess bool `json:"per_process,omitempty"`
+
+	// Shard and Shards, when Shards > 1, make this run part Shard
+	// (1-based) of a search divided into Shards parts (gosct test
+	// --shard): a strategy whose schedules are numbered (strategies.Seeker)
+	// runs its range of the numbers 1..Total (ShardRange), a systematic
+	// search its part of the tree (strategies.Sharder).
+	Shard  int `json:"shard,omitempty"`
+	Shards int `json:"shards,omitempty"`
+	// Total is the number of schedules of the whole search that the
+	// ranges divide; 0 means Schedules. (It differs from Schedules in
+	// per-process mode, where every process runs one.)
+	Total int `json:"total,omitempty"`
+}
+
+// Sharded reports whether the run is one part of a divided search.
+func (c *Config) Sharded() bool { return c.Shards > 1 }
+
+// ShardRange is the range of schedule numbers first+1..end that part
+// shard (1-based) of shards runs of a search of total schedules: the
+// numbers are divided into contiguous ranges whose sizes differ by one at
+// most.
+func ShardRange(total, shard, shards int) (first, end int) {
+	if shards < 1 || shard < 1 || shard > shards {
+		return 0, total
+	}
+	return int(int64(total) * int64(shard-1) / int64(shards)), int(int64(total) * int64(shard) / int64(shards))
 }
 
 // Event is one line of the results file.
@@ -134,6 +160,11 @@ type Event struct {
 	// Resumed is the number of schedules explored by earlier runs of a
 	// saved search that this run resumed; Schedules counts this run's.
 	Resumed int `json:"resumed,omitempty"`
+	// Probes, in a part of a sharded systematic search, counts the
+	// executions it ran outside its part to learn the shape of the tree
+	// (strategies.Sharder): not schedules of this part, the part that
+	// owns them runs and reports them.
+	Probes int `json:"probes,omitempty"`
 	// Replayed, for a "bug" found in replay mode, says the trace's bug
 	// happened again.
 	Replayed bool `json:"replayed,omitempty"`
