@@ -49,12 +49,15 @@ type Sharder interface {
 
 // partsPerShard is how many virtual parts each machine's part is made of.
 // The tree is divided into count·partsPerShard virtual parts at a uniform
-// depth, and virtual part v belongs to machine v mod count: each machine
+// depth, and each machine has partsPerShard of them (machine): each machine
 // takes many subtrees from all over the tree instead of one, so that the
 // machines' shares are balanced however unequal the subtrees are. More
 // virtual parts balance better and cost probes only for the schedules
-// shorter than the depth of the division.
-const partsPerShard = 16
+// shorter than the depth of the division, and for pb and db a few more
+// shared subtrees: on a real test's dfs tree of 14725 schedules (the
+// end-to-end test's), 16 left the biggest of 8 parts 1.6 times the mean,
+// 64 1.2 times.
+const partsPerShard = 64
 
 // part is the share of a sharded search: machine index of count. The
 // virtual parts below the current point of the execution are lo..hi-1;
@@ -94,12 +97,28 @@ func newPart(i, n int) *part {
 // virtual part.
 func (p *part) begin() { p.lo, p.hi, p.deal = 0, p.virtual, 0 }
 
+// machine is the machine of virtual part v. Each group of count
+// consecutive virtual parts holds one part of every machine, in an order
+// rotated from group to group: the division puts the first children's
+// subtrees at the start of every group, and these are often the bigger ones
+// (the goroutine that runs goes on running); with v mod count, machine 1
+// would get all of them.
+func (p *part) machine(v int) int {
+	g := uint64(v / p.count)
+	return (v + int(splitmix64(g)%uint64(p.count))) % p.count
+}
+
 // owns reports whether the virtual parts a..b-1 hold one of this machine's.
 func (p *part) owns(a, b int) bool {
-	if b-a >= p.count {
-		return true
+	if b-a >= 2*p.count {
+		return true // a whole group
 	}
-	return ((p.index-a)%p.count+p.count)%p.count < b-a
+	for v := a; v < b; v++ {
+		if p.machine(v) == p.index {
+			return true
+		}
+	}
+	return false
 }
 
 // childRange is the range of child r of n at a free point of range lo..hi.
@@ -120,11 +139,12 @@ func childRange(lo, hi, n, r int) (int, int) {
 // parts not dealt yet, and once fewer than eight are left one part each, in
 // turn (wrapping around). An eighth, not a half: the subtrees along a path
 // shrink slowly, and a faster decay hands the fifth one, still big, to a
-// single machine. Measured on model programs of 88 to 744845 schedules
-// (db and pb, bound 3), the biggest of n parts held at most 1.45 times the
-// mean for n = 2, 3, 8 (half: 1.67), and the probes came to 0-1% of the
-// schedules on trees of thousands, 3-9% on trees of a few hundred into 2
-// or 3 parts.
+// single machine (on model programs of 88 to 744845 schedules, halves left
+// the biggest of n parts 1.67 times the mean, eighths 1.45). Each shared
+// subtree costs its sharers one probe each, a number that depends on the
+// division, not on the size of the tree: a few percent of a tree of ten
+// thousand schedules into 8 parts, a third of a tree of a few hundred
+// (TestShardsBalance logs them).
 func (p *part) costlyRange(r int) (a, b, dealt int) {
 	m := p.hi - p.lo
 	d := p.deal
@@ -178,7 +198,7 @@ func (p *part) ownedLeaf() bool {
 	if m := p.hi - p.lo; m > 1 {
 		v += p.deal % m
 	}
-	return v%p.count == p.index
+	return p.machine(v) == p.index
 }
 
 // savedPart is a part in a saved search.

@@ -101,10 +101,12 @@ func TestShardsBalance(t *testing.T) {
 	cases := []struct {
 		strategy string
 		p        func() *prog
+		probes   float64 // most probes, per schedule of the tree
 	}{
-		{"dfs", func() *prog { return indep(3, 3) }},
-		{"pb", func() *prog { return indep(4, 3) }},
-		{"db", func() *prog { return indep(2, 8) }},
+		{"dfs", func() *prog { return indep(3, 3) }, 0.01},
+		{"pb", func() *prog { return indep(4, 3) }, 0.03},
+		// A tree of a few hundred schedules is small for 8 parts.
+		{"db", func() *prog { return indep(2, 8) }, 0.4},
 	}
 	for _, c := range cases {
 		mk := func() Strategy { s, _ := New(c.strategy, Options{Bound: 3}); return s }
@@ -125,7 +127,7 @@ func TestShardsBalance(t *testing.T) {
 					t.Errorf("%s into %d: part %d has %d of %d schedules (parts %v)", c.strategy, n, i+1, k, total, sizes)
 				}
 			}
-			if float64(probes) > 0.3*float64(total) {
+			if float64(probes) > c.probes*float64(total) {
 				t.Errorf("%s into %d: %d probes for %d schedules", c.strategy, n, probes, total)
 			}
 			t.Logf("%s, %d schedules into %d: %v, %d probes", c.strategy, total, n, sizes, probes)

@@ -68,6 +68,17 @@ type testOptions struct {
 	// check).
 	checkDeterminism bool
 	controlOff       []string
+	// shard is --shard as given ("2/8", "env", "env/8"); shardIndex
+	// (1-based) and shards what it says, 0 without it; shardBy is --shard-by;
+	// results is --results.
+	shard      string
+	shardIndex int
+	shards     int
+	shardBy    string
+	results    string
+	// by is what --shard divides, once the packages are known: "tests"
+	// or "schedules".
+	by string
 
 	packages []string
 	gotest   goTestFlags
@@ -98,6 +109,9 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.checkDeterminism, "check-determinism", false, "run every schedule twice and report the first difference between the two runs, with its likely source")
 	fs.StringSliceVar(&o.controlOff, "control-off", nil, "turn controls of sources of nondeterminism off: rand, maps, time, goroutines, crypto (for testing --check-determinism)")
 	fs.MarkHidden("control-off")
+	fs.StringVar(&o.shard, "shard", "", "run part I of N of the search, for N machines (I/N, 1-based; env, env/N: the index from the job engine's environment, see docs/usage.md)")
+	fs.StringVar(&o.shardBy, "shard-by", "auto", "how --shard divides the work: tests, schedules, or auto (tests when there are at least N test functions)")
+	fs.StringVar(&o.results, "results", "", "write this run's results, progress and traces to DIR/shard-I-of-N, for gosct merge")
 	return fs
 }
 
@@ -179,6 +193,16 @@ func (o *testOptions) validate() error {
 		default:
 			return usagef("--control-off: unknown control %q (known: rand, maps, time, goroutines, crypto)", c)
 		}
+	}
+	if o.shardBy != "auto" && o.shardBy != "tests" && o.shardBy != "schedules" {
+		return usagef("--shard-by must be tests, schedules or auto, not %q", o.shardBy)
+	}
+	if o.shard != "" {
+		i, n, err := parseShard(o.shard, os.Getenv)
+		if err != nil {
+			return err
+		}
+		o.shardIndex, o.shards = i, n
 	}
 	return nil
 }

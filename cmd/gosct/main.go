@@ -7,6 +7,7 @@
 //	gosct replay [flags] TRACE
 //	gosct rewrite [--diff] PATTERN
 //	gosct split --into N DIR
+//	gosct merge [--watch] DIR...
 //
 // Exit status: 0 when every explored schedule passed, 1 when a bug was
 // found, 2 for anything else. See docs/usage.md.
@@ -46,6 +47,7 @@ Usage:
 	gosct replay [flags] TRACE
 	gosct rewrite [--diff] PATTERN
 	gosct split --into N DIR
+	gosct merge [--json] [--watch] DIR...
 	gosct version
 
 Run "gosct COMMAND --help" for the flags of a command.
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdRewrite(ctx, rest, stdout, stderr)
 	case "split":
 		return cmdSplit(ctx, rest, stdout, stderr)
+	case "merge":
+		return cmdMerge(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, versionString())
 		return exitOK

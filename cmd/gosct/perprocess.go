@@ -52,6 +52,10 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		saved = st.Schedules
 		total.Resumed = saved
 	}
+	if r.rangeLen != 0 && c.Sharded() {
+		// A shard of a ranged search runs what is left of its range.
+		lim.Schedules = min(lim.Schedules, max(r.rangeLen-saved, 0))
+	}
 	for {
 		if prog.Elapsed = time.Since(start); lim.Done(prog) {
 			break
@@ -100,7 +104,11 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		saved = got.Resumed + got.Schedules
 		prog.Schedules += got.Schedules
 		prog.Bugs += got.Bugs
+		total.Probes += got.Probes
 		prog.Exhausted, prog.Stopped, total.Status = got.Exhausted, got.Message, got.Status
+		if r.rep.out != nil {
+			r.rep.out.observe(wire.Event{Event: "progress", Package: pkg.ImportPath, Test: test, Schedules: prog.Schedules})
+		}
 		if p := r.rep.progress; p != nil {
 			p.observe([]wire.Event{{Event: "progress", Test: test, Schedules: prog.Schedules, Strategy: cfg.Strategy}})
 			if time.Since(lastDraw) >= pollInterval {
@@ -108,7 +116,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 				lastDraw = time.Now()
 			}
 		}
-		if got.Schedules == 0 {
+		if got.Schedules == 0 && got.Probes == 0 {
 			break // a process that ran nothing would run nothing again
 		}
 	}

@@ -40,6 +40,27 @@ type reporter struct {
 	searches    []searchLine // per test, for the summary of a systematic search
 	errors      int
 	systematic  bool
+
+	// out, when set, is the run's results directory (--results): it
+	// gets every object of the --json output, and the package lines.
+	out *resultsWriter
+	// pkgs gives each package's position and selected tests, for its
+	// line in the results directory.
+	pkgs map[string]pkgPos
+	// shard names this run's part of a divided search ("2/8"), "" for a
+	// whole run.
+	shard string
+	// In gosct merge's summary: the wall clock of the run (the longest
+	// shard's) and of its exploration, and the number of shards; 0 in a
+	// run.
+	wallS, mergedExploreS float64
+	shards                int
+}
+
+// pkgPos is a package's position among the run's and its selected tests.
+type pkgPos struct {
+	index int
+	tests []string
 }
 
 func newReporter(stdout, stderr io.Writer, json, verbose bool, strategy string, seed int64) *reporter {
@@ -94,6 +115,9 @@ type jsonTest struct {
 	// replayed, with --check-replay.
 	Uncontrolled         int `json:"uncontrolled,omitempty"`
 	UncontrolledReplayed int `json:"uncontrolled_replayed,omitempty"`
+	// Probes: executions a part of a divided tree ran outside its part
+	// (--shard), not counted in Schedules.
+	Probes int `json:"probes,omitempty"`
 }
 
 type jsonMessage struct {
@@ -125,6 +149,13 @@ type jsonSummary struct {
 	Nondeterministic int    `json:"nondeterministic,omitempty"`
 	Strategy         string `json:"strategy"`
 	Seed             int64  `json:"seed"`
+	// ExploreS is the seconds of exploration (the tests' own, builds
+	// excluded) that schedules_per_s divides by.
+	ExploreS float64 `json:"explore_s"`
+	// Shard is this run's part of a divided search ("2/8"); Shards, in
+	// gosct merge's summary, the number of parts merged.
+	Shard  string `json:"shard,omitempty"`
+	Shards int    `json:"shards,omitempty"`
 }
 
 func (r *reporter) emit(v any) {
@@ -163,10 +194,15 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	if strategy == "" {
 		strategy = r.strategy
 	}
+	jb := jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
+		Strategy: strategy, Trace: e.Trace, Message: e.Message, Key: e.Key, Report: e.Report,
+		Regression: regression, Replayed: e.Replayed}
+	if r.out != nil {
+		r.out.record(jb)
+		r.out.observe(wire.Event{Event: "bug"})
+	}
 	if r.json {
-		r.emit(jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
-			Strategy: strategy, Trace: e.Trace, Message: e.Message, Key: e.Key, Report: e.Report,
-			Regression: regression, Replayed: e.Replayed})
+		r.emit(jb)
 		return
 	}
 	w := r.stdout
@@ -214,10 +250,15 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	if (r.systematic || e.Exhausted) && len(r.searches) <= maxSearchLines {
 		r.searches = append(r.searches, searchLine{pkg, e.Test, e.Status, e.Bugs, e.Exhausted})
 	}
+	jt := jsonTest{Event: "test", Package: pkg, Test: e.Test, Result: result, Schedules: e.Schedules, Bugs: e.Bugs,
+		ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed, Stopped: e.Message, Probes: e.Probes,
+		Uncontrolled: e.Uncontrolled, UncontrolledReplayed: e.UncontrolledReplayed}
+	if r.out != nil {
+		r.out.record(jt)
+		r.out.observe(wire.Event{Event: "test", Schedules: e.Schedules})
+	}
 	if r.json {
-		r.emit(jsonTest{Event: "test", Package: pkg, Test: e.Test, Result: result, Schedules: e.Schedules, Bugs: e.Bugs,
-			ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed, Stopped: e.Message,
-			Uncontrolled: e.Uncontrolled, UncontrolledReplayed: e.UncontrolledReplayed})
+		r.emit(jt)
 		return
 	}
 	if !r.verbose {
@@ -263,8 +304,13 @@ func (r *reporter) message(kind, pkg, test, trace, msg string) {
 	if kind == "error" {
 		r.errors++
 	}
+	jm := jsonMessage{Event: kind, Package: pkg, Test: test, Trace: trace, Message: msg}
+	if r.out != nil {
+		r.out.record(jm)
+		r.out.observe(wire.Event{Event: kind})
+	}
 	if r.json {
-		r.emit(jsonMessage{Event: kind, Package: pkg, Test: test, Trace: trace, Message: msg})
+		r.emit(jm)
 		return
 	}
 	where := pkg
@@ -308,11 +354,25 @@ func (r *reporter) output(b []byte) {
 
 // pkgLine prints go test's per-package line.
 func (r *reporter) pkgLine(status, pkg, detail string) {
+	r.pkgResult(status, pkg, -1, detail)
+}
+
+// pkgResult prints the line of a package explored for elapsed seconds
+// (-1: not explored), with a detail after the time ("[1 bug]").
+func (r *reporter) pkgResult(status, pkg string, elapsed float64, detail string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.out != nil {
+		pos := r.pkgs[pkg]
+		r.out.record(jsonPackage{Event: "package", Package: pkg, Index: pos.index, Tests: pos.tests,
+			Status: status, Detail: detail, ElapsedS: max(elapsed, 0)})
+	}
 	if r.json {
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	if elapsed >= 0 {
+		detail = strings.TrimSpace(seconds(elapsed) + " " + detail)
+	}
 	r.clear()
 	fmt.Fprintf(r.stdout, "%-4s %s\t%s\n", status, pkg, detail)
 }
@@ -322,16 +382,24 @@ func (r *reporter) summary() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clear()
-	elapsed := time.Since(r.start).Seconds()
+	elapsed, exploreS := time.Since(r.start).Seconds(), r.exploreS
+	if r.shards > 0 {
+		elapsed, exploreS = r.wallS, r.mergedExploreS
+	}
+	js := jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys),
+		ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, exploreS)), ExploreS: round3(exploreS),
+		Tests: r.tests, Exhausted: r.exhausted, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet,
+		Strategy: r.strategy, Seed: r.seed, Shard: r.shard, Shards: r.shards}
+	if r.out != nil {
+		r.out.record(js)
+	}
 	if r.json {
-		r.emit(jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys),
-			ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, r.exploreS)),
-			Tests: r.tests, Exhausted: r.exhausted, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet, Strategy: r.strategy, Seed: r.seed})
+		r.emit(js)
 		return
 	}
 	w := r.stdout
 	fmt.Fprintf(w, "gosct: %d schedule%s of %d test%s in %s (%s schedules/s), ",
-		r.schedules, plural(r.schedules), r.tests, plural(r.tests), seconds(elapsed), rate(r.schedules, r.exploreS))
+		r.schedules, plural(r.schedules), r.tests, plural(r.tests), seconds(elapsed), rate(r.schedules, exploreS))
 	if r.bugs == 0 {
 		fmt.Fprintf(w, "no bug")
 	} else {
@@ -340,7 +408,14 @@ func (r *reporter) summary() {
 	if r.nondet > 0 {
 		fmt.Fprintf(w, ", %d nondeterministic schedule%s", r.nondet, plural(r.nondet))
 	}
-	fmt.Fprintf(w, "; strategy %s, seed %d\n", r.strategy, r.seed)
+	fmt.Fprintf(w, "; strategy %s, seed %d", r.strategy, r.seed)
+	switch {
+	case r.shard != "":
+		fmt.Fprintf(w, ", shard %s", r.shard)
+	case r.shards > 1:
+		fmt.Fprintf(w, "; %d shards merged", r.shards)
+	}
+	fmt.Fprintln(w)
 	if n := len(r.notExplored); n > 0 {
 		// Stopped before their limits: their few schedules prove
 		// nothing, so they are not among the passed.

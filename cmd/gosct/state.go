@@ -49,6 +49,9 @@ func prepareState(o *testOptions) (string, error) {
 		}
 	}
 	c := &wire.Config{Strategy: o.strategy, Seed: o.seed, Bound: o.bound, Depth: o.depth, Races: o.races}
+	if o.by == "schedules" && o.shards > 1 {
+		c.Shard, c.Shards, c.Total = o.shardIndex, o.shards, o.schedules
+	}
 	for i, st := range states {
 		if d := st.Mismatch(c); d != "" {
 			return "", usagef("--state %s: %s was saved with other options (%s): run with the options it was saved with, or use another directory",

@@ -59,6 +59,10 @@ type runner struct {
 	// files holds the file of the file hashes of each package, by
 	// directory (files.go).
 	files map[string]string
+	// rangeLen, in a shard of a ranged search (--shard, by schedules, a
+	// strategy whose schedules are numbered), is the length of its range:
+	// what per-process mode runs in all. 0 otherwise.
+	rangeLen int
 }
 
 func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -75,8 +79,57 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gosct test: %v\n", err)
 		return exitError
 	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct test: %v\n", err)
+		return exitError
+	}
+	opts := rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps}
+	b, err := instrument(ctx, opts)
+	depsFailed := false
+	if err != nil && o.deps && !o.depsSet {
+		// Instrumenting the dependencies is the default, not a demand:
+		// without them the packages may still be tested.
+		opts.Deps = false
+		b, err = instrument(ctx, opts)
+		depsFailed = err == nil
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gosct test: %s\n", instrumentError(err))
+		return exitError
+	}
+	runRe, _ := topLevelRun(o.run) // validated by parseTest
+	skipRe, _ := topLevelSkip(o.gotest.skipRe)
+	selected := func(tests []string) []string { return withoutSkipped(filterTests(tests, runRe), skipRe) }
+	// With --shard, this machine's share: its tests (by tests), or its
+	// part of every test's search (by schedules).
+	var mine map[string][]string
+	if o.shards > 0 {
+		count := 0
+		for _, p := range b.Packages {
+			count += len(selected(p.Tests))
+		}
+		if o.by, err = shardUnit(o, count); err != nil {
+			fmt.Fprintf(stderr, "gosct test: %v\n", err)
+			return exitError
+		}
+		if o.by == "tests" {
+			mine = testsOfShard(b.Packages, selected, o.shardIndex, o.shards)
+		}
+	}
+	testsOf := func(p *rewrite.Package) []string {
+		if mine != nil {
+			return mine[p.ImportPath]
+		}
+		return selected(p.Tests)
+	}
 	stateDir := ""
 	if o.state != "" {
+		if o.shards > 1 {
+			// Each shard's searches are its own: a shard resumes its
+			// part, and the shards may share one volume.
+			o.state = filepath.Join(o.state, shardName(o.shardIndex, o.shards))
+		}
 		if stateDir, err = prepareState(o); err != nil {
 			fmt.Fprintf(stderr, "gosct test: %v\n", err)
 			return exitError
@@ -87,6 +140,10 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// summary prints it so the run can be repeated exactly.
 		o.seed = time.Now().UnixNano() & 0x7fffffff
 	}
+	if o.traceDir == "" && o.results != "" {
+		// The traces go with the results, wherever they are taken.
+		o.traceDir = filepath.Join(o.results, shardName(max(o.shardIndex, 1), max(o.shards, 1)), "traces")
+	}
 	traceDir, err := prepareTraceDir(o.traceDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct test: %v\n", err)
@@ -96,27 +153,34 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
 		rep.progress = newProgress(stderr, o.strategy)
 	}
+	if o.shards > 1 {
+		rep.shard = fmt.Sprintf("%d/%d", o.shardIndex, o.shards)
+	}
+	rep.pkgs = map[string]pkgPos{}
+	for i, p := range b.Packages {
+		rep.pkgs[p.ImportPath] = pkgPos{i, selected(p.Tests)}
+	}
+	if o.results != "" {
+		out, err := newResultsWriter(o.results, o.runInfo(cwd, traceDir, stateDir), stateDir != "")
+		if err != nil {
+			fmt.Fprintf(stderr, "gosct test: %v\n", err)
+			return exitError
+		}
+		defer out.close()
+		rep.out = out
+		mineCount := 0
+		for _, p := range b.Packages {
+			mineCount += len(testsOf(p))
+		}
+		out.setBy(o.by, mineCount)
+	} else if o.shards > 1 {
+		rep.message("warning", "", "", "", "--shard without --results: gosct merge will have nothing of this shard to read")
+	}
 	for _, w := range o.gotest.warnings {
 		rep.message("warning", "", "", "", w)
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "gosct test: %v\n", err)
-		return exitError
-	}
-	opts := rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps}
-	b, err := instrument(ctx, opts)
-	if err != nil && o.deps && !o.depsSet {
-		// Instrumenting the dependencies is the default, not a demand:
-		// without them the packages may still be tested.
-		opts.Deps = false
-		if b, err = instrument(ctx, opts); err == nil {
-			rep.message("warning", "", "", "", "dependency modules not instrumented (they are uncontrolled code): instrumenting them failed")
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "gosct test: %s\n", instrumentError(err))
-		return exitError
+	if depsFailed {
+		rep.message("warning", "", "", "", "dependency modules not instrumented (they are uncontrolled code): instrumenting them failed")
 	}
 	for _, w := range b.Warnings {
 		rep.message("warning", "", "", "", w)
@@ -135,30 +199,37 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		stateDir = dir
 	}
 
-	runRe, _ := topLevelRun(o.run) // validated by parseTest
-	skipRe, _ := topLevelSkip(o.gotest.skipRe)
-	selected := func(tests []string) []string { return withoutSkipped(filterTests(tests, runRe), skipRe) }
 	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose, deps: opts.Deps}
 	if opts.Deps && !o.depsSet {
 		opts.Deps = false
 		r.withoutDeps = &opts
 	}
+	byRange := o.by == "schedules" && o.shards > 1
+	if byRange && ranged(o) {
+		first, end := wire.ShardRange(o.schedules, o.shardIndex, o.shards)
+		r.rangeLen = max(end-first, -1)
+		if r.rangeLen == 0 {
+			r.rangeLen = -1 // an empty range
+		}
+	}
 	if len(b.Packages) == 0 {
 		rep.message("error", "", "", "", fmt.Sprintf("no package to test matches %s", strings.Join(o.packages, " ")))
 	}
-	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(selected(p.Tests)) > 0 })
+	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(testsOf(p)) > 0 })
 	for i, pkg := range b.Packages {
 		if ctx.Err() != nil {
 			break
 		}
-		tests := selected(pkg.Tests)
+		tests := testsOf(pkg)
 		switch {
 		case len(pkg.Tests) == 0:
 			rep.pkgLine("?", pkg.ImportPath, "[no test files]")
 			continue
-		case len(tests) == 0:
+		case len(selected(pkg.Tests)) == 0:
 			rep.pkgLine("ok", pkg.ImportPath, "[no tests to run]")
 			continue
+		case len(tests) == 0:
+			continue // other shards' tests
 		}
 		r.timeout = testTimeout(o.gotest.timeout, o.budget, len(tests))
 		bin, ok := r.builtPackage(pkg, r.takeBuild(builds[i]))
@@ -167,7 +238,13 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		start := time.Now()
 		bugs0, errs0, unexplored0 := r.bugs, rep.errors, len(rep.notExplored)
-		r.regressions(i, pkg, bin, runRe, skipRe)
+		keep := func(test string) bool {
+			if !contains(pkg.Tests, test) {
+				return o.shardIndex <= 1 // to warn once
+			}
+			return contains(tests, test) && (!byRange || o.shardIndex == 1)
+		}
+		r.regressions(i, pkg, bin, runRe, skipRe, keep)
 		run := explorePattern(o.run)
 		cfg := wire.Config{
 			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
@@ -178,30 +255,48 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			CheckDeterminism: o.checkDeterminism, Free: o.controlOff,
 		}
 		r.describePackage(i, pkg, &cfg)
+		if byRange {
+			cfg.Shard, cfg.Shards, cfg.Total = o.shardIndex, o.shards, o.schedules
+		}
 		if o.perProcess {
 			r.perProcess(i, pkg, bin, cfg, o.run, tests, wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing})
 		} else {
 			r.runTests(i, pkg, bin, cfg, run, tests, "")
 		}
-		status, detail := "ok", seconds(time.Since(start).Seconds())
-		switch {
-		case r.bugs > bugs0:
-			status = "FAIL"
-			detail += fmt.Sprintf(" [%d bug%s]", r.bugs-bugs0, plural(r.bugs-bugs0))
-		case rep.errors > errs0:
-			status = "FAIL"
-			detail += " [error]"
-		case len(rep.notExplored) > unexplored0:
-			n := len(rep.notExplored) - unexplored0
-			detail += fmt.Sprintf(" [%d test%s not explored]", n, plural(n))
-		}
-		rep.pkgLine(status, pkg.ImportPath, detail)
+		status, detail := pkgStatus(r.bugs-bugs0, rep.errors-errs0, len(rep.notExplored)-unexplored0)
+		rep.pkgResult(status, pkg.ImportPath, time.Since(start).Seconds(), detail)
 	}
 	if ctx.Err() != nil {
 		rep.message("error", "", "", "", "interrupted")
 	}
 	rep.summary()
 	return exitStatus(r.bugs+r.nondet, rep.errors)
+}
+
+// runInfo describes the run for its results directory.
+func (o *testOptions) runInfo(cwd, traceDir, stateDir string) runInfo {
+	host, _ := os.Hostname()
+	return runInfo{
+		Gosct: wire.Version, Shard: max(o.shardIndex, 1), Shards: max(o.shards, 1), By: o.by,
+		Strategy: o.strategy, Seed: o.seed, Schedules: o.schedules, BudgetS: o.budget.Seconds(),
+		Bound: o.bound, Depth: o.depth, Races: o.races, KeepGoing: o.keepGoing, MaxSteps: o.maxSteps,
+		Run: o.run, Packages: o.packages, Dir: cwd, TraceDir: traceDir, State: stateDir, Host: host,
+		Started: time.Now(),
+	}
+}
+
+// pkgStatus is the status and detail of a package's line: FAIL with its
+// bugs or errors, ok with the tests not explored.
+func pkgStatus(bugs, errs, notExplored int) (string, string) {
+	switch {
+	case bugs > 0:
+		return "FAIL", fmt.Sprintf("[%d bug%s]", bugs, plural(bugs))
+	case errs > 0:
+		return "FAIL", "[error]"
+	case notExplored > 0:
+		return "ok", fmt.Sprintf("[%d test%s not explored]", notExplored, plural(notExplored))
+	}
+	return "ok", ""
 }
 
 // explorePattern is the -test.run of an exploration. The runtime runs each
@@ -336,7 +431,9 @@ func (r *runner) takeBuild(c chan built) built {
 }
 
 // regressions replays the traces kept in pkg's testdata/gosct.
-func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe, skipRe *regexp.Regexp) {
+// keep says which tests' traces this run replays (a shard replays those
+// of its own tests, or shard 1 all of them).
+func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe, skipRe *regexp.Regexp, keep func(string) bool) {
 	traces, _ := filepath.Glob(filepath.Join(pkg.Dir, "testdata", "gosct", "*.json"))
 	sort.Strings(traces)
 	for j, p := range traces {
@@ -347,7 +444,7 @@ func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe, ski
 			continue
 		}
 		top := strings.SplitN(t.Test, "/", 2)[0]
-		if runRe != nil && !runRe.MatchString(top) || skipRe != nil && skipRe.MatchString(top) {
+		if runRe != nil && !runRe.MatchString(top) || skipRe != nil && skipRe.MatchString(top) || !keep(top) {
 			continue
 		}
 		if !contains(pkg.Tests, top) {
@@ -394,6 +491,10 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 				// The trace replayed is the one to point at: the
 				// runtime's copy lands in a temporary directory.
 				e.Trace = cfg.Trace
+			}
+			if e.Event == "progress" && rep.out != nil {
+				e.Package = pkg.ImportPath
+				rep.out.observe(e)
 			}
 			r.event(pkg.ImportPath, e, regression)
 		},

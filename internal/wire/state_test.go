@@ -57,7 +57,7 @@ func TestStateMismatchShard(t *testing.T) {
 	}
 	for c, want := range map[*Config]string{
 		{Strategy: "random", Seed: 1, Shard: 1, Shards: 3, Total: 300}: "part 2 of 3, not part 1 of 3",
-		{Strategy: "random", Seed: 1}:                                   "part 2 of 3, not the whole search",
+		{Strategy: "random", Seed: 1}:                                  "part 2 of 3, not the whole search",
 		{Strategy: "random", Seed: 1, Shard: 2, Shards: 3, Total: 600}: "a divided search of 300 schedules, not 600",
 	} {
 		if d := st.Mismatch(c); !strings.Contains(d, want) {
