@@ -203,6 +203,11 @@ func (o *testOptions) validate() error {
 			return err
 		}
 		o.shardIndex, o.shards = i, n
+		if !o.seedSet && seeded(o.strategy) {
+			// Each machine would draw a fresh seed of its own: the
+			// shards would not be parts of one search.
+			return usagef("--shard needs --seed: every shard of a search must use the same seed (a value of the run, e.g. --seed $GITHUB_RUN_ID)")
+		}
 	}
 	return nil
 }

@@ -319,6 +319,11 @@ func mergeShards(shards []*shardResult, o *mergeOptions, stdout, stderr io.Write
 		return p
 	}
 	tests := map[string]*mergedTest{}
+	// appear is where a test comes in the events of the first shard that
+	// explored it: by schedules, shard 1 explores every test, in the
+	// order of one run (the test binary's, which the package records do
+	// not know).
+	appear := map[string]int{}
 	var bugs []jsonBug
 	seenMsg := map[string]bool{}
 	var messages []jsonMessage
@@ -373,7 +378,10 @@ func mergeShards(shards []*shardResult, o *mergeOptions, stdout, stderr io.Write
 		}
 		rep.wallS = max(rep.wallS, wall)
 		rep.mergedExploreS = max(rep.mergedExploreS, explore)
-		for _, key := range order {
+		for k, key := range order {
+			if _, ok := appear[key]; !ok {
+				appear[key] = k
+			}
 			t := last[key]
 			t.Schedules = runSchedules[key]
 			shardSchedules += t.Schedules
@@ -460,6 +468,9 @@ func mergeShards(shards []*shardResult, o *mergeOptions, stdout, stderr io.Write
 			return len(p.tests)
 		}
 		sort.Slice(ts, func(a, b int) bool {
+			if first.By != "tests" {
+				return appear[name+"\x00"+ts[a].test] < appear[name+"\x00"+ts[b].test]
+			}
 			if pa, pb := pos(ts[a].test), pos(ts[b].test); pa != pb {
 				return pa < pb
 			}

@@ -178,6 +178,22 @@ func testPattern(test, run string) string {
 	return explorePattern(strings.Join(levels, "/"))
 }
 
+// testsPattern is the -test.run of the exploration of exactly the test
+// functions tests (a shard's), with the subtest levels of the user's
+// pattern.
+func testsPattern(tests []string, run string) string {
+	levels := []string{""}
+	if run != "" {
+		levels = splitRun(run)
+	}
+	quoted := make([]string, len(tests))
+	for i, t := range tests {
+		quoted[i] = regexp.QuoteMeta(t)
+	}
+	levels[0] = "^(" + strings.Join(quoted, "|") + ")$"
+	return explorePattern(strings.Join(levels, "/"))
+}
+
 // replaysFresh checks that the trace of bug b, found in a process of its
 // own, replays in another fresh process, as `gosct replay` will run it: the
 // in-process check (running the schedule again in the same process) is

@@ -127,6 +127,18 @@ func shardUnit(o *testOptions, tests int) (string, error) {
 	return "schedules", nil
 }
 
+// seeded reports whether the strategy's schedules depend on the seed: all
+// but the searches of a tree that divide by tree alone (dfs, pb, db).
+func seeded(strategy string) bool {
+	s, err := strategies.New(strategy, strategies.Options{})
+	if err != nil {
+		return true
+	}
+	_, seeks := s.(strategies.Seeker)
+	_, divides := s.(strategies.Sharder)
+	return seeks || !divides
+}
+
 // ranged reports whether the strategy's shards are ranges of schedule
 // numbers (random, pct, portfolio), whose --schedules is the whole
 // search's, rather than parts of a tree.

@@ -101,6 +101,37 @@ func compareShards(t *testing.T, dir, name string, args []string, code, n int) s
 	return ""
 }
 
+// TestE2EShardsByTests: divided by tests, each shard explores whole tests,
+// and the merge gives one process's tests, schedules and package line.
+func TestE2EShardsByTests(t *testing.T) {
+	dir := fixtureDir(t)
+	args := []string{"--strategy", "dfs", "--schedules", "40", "--shard-by", "tests"}
+	one := runGosct(t, dir, append([]string{"test", "--json", "--strategy", "dfs", "--schedules", "40"}, "./correct")...)
+	want := summarize(t, one.stdout)
+	res := filepath.Join(t.TempDir(), "res")
+	for i := 1; i <= 2; i++ {
+		r := runGosct(t, dir, append(append([]string{"test", "--shard", fmt.Sprintf("%d/2", i), "--results", res}, args...), "./correct")...)
+		if r.code != exitOK {
+			t.Fatalf("shard %d/2:\n%s", i, r)
+		}
+	}
+	for i, tests := range []int{2, 1} { // TestCounter, TestPipeline, TestHandoff dealt round-robin
+		b, _ := os.ReadFile(filepath.Join(res, shardName(i+1, 2), progressFile))
+		var p shardProgress
+		if json.Unmarshal(b, &p); p.Tests != tests || !p.Done {
+			t.Errorf("shard %d/2 explored %d tests, want %d: %s", i+1, p.Tests, tests, b)
+		}
+	}
+	m := runGosct(t, dir, "merge", "--json", res)
+	if got := summarize(t, m.stdout); m.code != exitOK || got.String() != want.String() || got.tests != 3 {
+		t.Fatalf("merged by tests:\n%s\none process:\n%s", m, want)
+	}
+	text := runGosct(t, dir, "merge", res)
+	if !strings.Contains(text.stdout, "ok   example.com/e2emod/correct") {
+		t.Fatalf("no package line:\n%s", text)
+	}
+}
+
 // runShards runs shards 1..n of a search side by side, two at a time as
 // the machine has two cores, each writing its results under res.
 func runShards(t *testing.T, dir string, n int, res string, args []string) {

@@ -135,9 +135,11 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	if !o.seedSet {
+	if !o.seedSet && o.shards == 0 {
 		// A fresh seed per run explores new schedules each time; the
-		// summary prints it so the run can be repeated exactly.
+		// summary prints it so the run can be repeated exactly. (The
+		// shards of a search need the same seed: --shard takes it from
+		// --seed, or 0 for a strategy the seed does not change.)
 		o.seed = time.Now().UnixNano() & 0x7fffffff
 	}
 	if o.traceDir == "" && o.results != "" {
@@ -246,6 +248,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		r.regressions(i, pkg, bin, runRe, skipRe, keep)
 		run := explorePattern(o.run)
+		if mine != nil {
+			run = testsPattern(tests, o.run)
+		}
 		cfg := wire.Config{
 			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
 			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth,
