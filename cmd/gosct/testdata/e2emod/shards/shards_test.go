@@ -32,3 +32,22 @@ func TestTwoBugs(t *testing.T) {
 		t.Fatalf("lost an update: %d", r.n)
 	}
 }
+
+// TestWaitTally is a bigger search, for measuring shards
+// (internal/shardmeasure): two goroutines add once each under a
+// WaitGroup.
+func TestWaitTally(t *testing.T) {
+	var tl Tally
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tl.Add()
+		}()
+	}
+	wg.Wait()
+	if tl.N() != 2 {
+		t.Fatalf("tally %d, want 2", tl.N())
+	}
+}
