@@ -56,8 +56,8 @@ func TestShardedResume(t *testing.T) {
 		want := runExplorer(t, &c, small).schedules
 		c.State = t.TempDir()
 		total := 0
-		for runs := 0; runs < 50; runs++ {
-			c.Schedules = 4
+		for runs := 0; runs < 1000; runs++ {
+			c.Schedules = 25
 			x := runExplorer(t, &c, small)
 			if x.schedules == total {
 				break
