@@ -367,7 +367,11 @@ func (r *runner) builtPackage(pkg *rewrite.Package, b built) (string, bool) {
 	}
 	if b.err != nil {
 		r.rep.output(b.out)
-		r.rep.message("error", pkg.ImportPath, "", "", "build failed: "+strings.TrimSpace(lastLine(b.err.Error())))
+		msg := "build failed: " + strings.TrimSpace(lastLine(b.err.Error()))
+		if why := r.plainBuilds(pkg); why != "" {
+			msg += "; " + why
+		}
+		r.rep.message("error", pkg.ImportPath, "", "", msg)
 		r.rep.pkgLine("FAIL", pkg.ImportPath, "[build failed]")
 		return "", false
 	}
