@@ -104,6 +104,7 @@ type execution struct {
 	// in are the execution's inputs: its random source's seed, its
 	// clock's epoch, its goroutine count (inputs.go).
 	in      inputs
+	carried []string // Onces found done by earlier executions (once.go)
 	src     execSource
 	srcInit bool
 	rand1   *mrand.Rand
