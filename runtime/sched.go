@@ -211,7 +211,9 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 	}
 	g := e.byGoid.get(id)
 	if g == nil {
-		if e.aborting {
+		if e.aborting || inBubble() {
+			// A goroutine of a testing/synctest bubble runs as go test
+			// runs it (bubble.go).
 			e.mu.Unlock()
 			return nil, nil
 		}
