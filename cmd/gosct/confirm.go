@@ -87,7 +87,9 @@ func carriedWarning(b wire.Event, c confirmation) string {
 		why = append(why, "the sync.Once at "+o+", done by an earlier schedule")
 	}
 	if b.Schedule > 1 {
-		why = append(why, fmt.Sprintf("package-level variables the %d earlier schedules of the process left", b.Schedule-1))
+		why = append(why, fmt.Sprintf("package-level variables the %d earlier schedules of the test and the tests before it left", b.Schedule-1))
+	} else {
+		why = append(why, "package-level variables the tests before it left")
 	}
 	if c.uncontrolled {
 		why = append(why, "what uncontrolled code did in that process")
