@@ -82,6 +82,11 @@ type Inputs struct {
 	// "time", "goroutines", "crypto"), for testing the determinism check:
 	// those sources drew as Go draws them, and a replay leaves them off.
 	Free []string `json:"free,omitempty"`
+	// Onces are the positions (file:line) of the sync.Once Do calls whose
+	// Once an earlier execution of the recording process had done: a
+	// replay in a fresh process runs their functions first, outside the
+	// schedule, so that it starts from the same state.
+	Onces []string `json:"onces,omitempty"`
 }
 
 // MaxSources bounds Trace.Sources: the first ones are where a divergence

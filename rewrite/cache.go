@@ -88,7 +88,10 @@ func writeOverlay(b *Build, mod *module, w *writer) error {
 				return err
 			}
 		}
-		file, content, edit := mod.GoMod, mod.Content, overlayGoMod
+		file, content := mod.GoMod, mod.Content
+		edit := func(path string, orig []byte, rt string, replaces []replacement) ([]byte, error) {
+			return overlayGoMod(path, orig, rt, replaces, mod.buildList)
+		}
 		if mod.Work != "" {
 			file, content, edit = mod.Work, mod.WorkContent, overlayGoWork
 		}

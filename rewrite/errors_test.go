@@ -168,7 +168,7 @@ func TestCgoFileLeftAlone(t *testing.T) {
 // when the user's go.mod already mentions it.
 func TestOverlayGoMod(t *testing.T) {
 	orig := "module example.com/m\n\ngo 1.21\n\nrequire github.com/gosct/gosct v1.2.3\n\nreplace github.com/gosct/gosct => ../elsewhere\n"
-	got, err := overlayGoMod("go.mod", []byte(orig), "/cache/rt", []replacement{{"golang.org/x/sync", "v0.24.0", "/cache/deps/sync"}})
+	got, err := overlayGoMod("go.mod", []byte(orig), "/cache/rt", []replacement{{"golang.org/x/sync", "v0.24.0", "/cache/deps/sync"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestOverlayGoMod(t *testing.T) {
 	if strings.Contains(s, "elsewhere") || strings.Contains(s, "v1.2.3") {
 		t.Errorf("old requirement or replacement kept:\n%s", s)
 	}
-	if _, err := overlayGoMod("go.mod", []byte("modul x"), "/rt", nil); err == nil {
+	if _, err := overlayGoMod("go.mod", []byte("modul x"), "/rt", nil, nil); err == nil {
 		t.Errorf("a go.mod that does not parse is accepted")
 	}
 }
@@ -230,7 +230,7 @@ func TestUnpackRuntime(t *testing.T) {
 // TestOverlayGoModOldGoLine: a main module older than the runtime's go
 // line is raised to it, keeping its GODEBUG defaults.
 func TestOverlayGoModOldGoLine(t *testing.T) {
-	got, err := overlayGoMod("go.mod", []byte("module example.com/m\n\ngo 1.16\n"), "/cache/rt", nil)
+	got, err := overlayGoMod("go.mod", []byte("module example.com/m\n\ngo 1.16\n"), "/cache/rt", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

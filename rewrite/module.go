@@ -1,9 +1,11 @@
 package rewrite
 
 import (
+	"context"
 	"fmt"
 	"go/version"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -28,7 +30,14 @@ type module struct {
 	// mode), WorkContent its content: see workspace.go.
 	Work        string
 	WorkContent []byte
+	// buildList is the module's build list (go list -m all), filled in
+	// only when the overlay raises a go line before 1.17: see
+	// overlayGoMod.
+	buildList []modVersion
 }
+
+// modVersion is one module of a build list.
+type modVersion struct{ path, version string }
 
 // findModule finds the one module containing the directories of all
 // patterns: a relative pattern names a directory below Dir (so
@@ -156,7 +165,7 @@ const gosctVersion = "v0.0.0-00010101000000-000000000000"
 // module), and the instrumented dependency modules replaced by their
 // copies. An existing requirement or replacement of gosct's module is
 // updated rather than repeated.
-func overlayGoMod(path string, orig []byte, runtimeDir string, replaces []replacement) ([]byte, error) {
+func overlayGoMod(path string, orig []byte, runtimeDir string, replaces []replacement, buildList []modVersion) ([]byte, error) {
 	f, err := modfile.Parse(path, orig, nil)
 	if err != nil {
 		return nil, userErrorf("%v", err)
@@ -178,6 +187,9 @@ func overlayGoMod(path string, orig []byte, runtimeDir string, replaces []replac
 				if err := f.AddGodebug("default", "go"+old); err != nil {
 					return nil, err
 				}
+			}
+			if version.Compare("go"+old, "go1.17") < 0 {
+				requireAll(f, buildList)
 			}
 		}
 		for _, r := range f.Replace {
@@ -201,6 +213,58 @@ func overlayGoMod(path string, orig []byte, runtimeDir string, replaces []replac
 	}
 	f.Cleanup()
 	return f.Format()
+}
+
+// requireAll requires every module of the build list that go.mod does not
+// require yet, as an indirect requirement at its selected version. A
+// go.mod before go 1.17 need not list the modules its dependencies bring
+// in (the go command reads the whole module graph); from 1.17 on, the
+// graph is pruned and every module providing a package must be listed,
+// else go test stops with "updates to go.mod needed" (sony/gobreaker
+// v1.0.0, go 1.12). Requiring each module at the version already selected
+// leaves the build list as it was.
+func requireAll(f *modfile.File, buildList []modVersion) {
+	have := map[string]bool{}
+	for _, r := range f.Require {
+		have[r.Mod.Path] = true
+	}
+	for _, m := range buildList {
+		if m.version == "" || have[m.path] || m.path == gosctModule {
+			continue
+		}
+		have[m.path] = true
+		f.AddNewRequire(m.path, m.version, true)
+	}
+}
+
+// needsBuildList reports a go.mod the overlay raises from before go 1.17
+// (overlayGoMod), which then needs the module's build list.
+func needsBuildList(gomod []byte) bool {
+	f, err := modfile.ParseLax("go.mod", gomod, nil)
+	if err != nil {
+		return false
+	}
+	return f.Go == nil || version.Compare("go"+f.Go.Version, "go1.17") < 0
+}
+
+// listBuildList runs go list -m all in the module, as the go command
+// sees it before the overlay: the versions the user's go test builds
+// with. An error leaves the list empty (the build then says what is
+// wrong).
+func listBuildList(ctx context.Context, dir string) []modVersion {
+	cmd := exec.CommandContext(ctx, "go", "list", "-mod=readonly", "-m", "-f", "{{.Path}} {{.Version}}", "all")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var l []modVersion
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			l = append(l, modVersion{f[0], f[1]})
+		}
+	}
+	return l
 }
 
 // minGo is the go line of the unpacked runtime's go.mod.

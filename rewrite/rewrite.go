@@ -94,6 +94,9 @@ func Instrument(ctx context.Context, o Options) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
+	if mod.Work == "" && mod.Path != gosctModule && needsBuildList(mod.Content) {
+		mod.buildList = listBuildList(ctx, mod.Dir)
+	}
 	// Vetting instrumented code checks gosct's rewriting, not the user's
 	// code (and is not cached for overlaid packages).
 	b := &Build{ModDir: mod.Dir, Warnings: ld.warnings, Flags: []string{"-vet=off"}}

@@ -87,6 +87,14 @@ type inputs struct {
 	seed       uint64 // the random source's seed
 	epoch      int64  // Unix ns of the virtual clock's start
 	goroutines int    // runtime.NumGoroutine at the start
+	// onces are the positions of the Do calls whose Once the recorded
+	// execution found done by an earlier execution of its process (a
+	// replay runs their functions first: once.go).
+	onces []string
+	// fresh holds the Onces an execution completed: its in-process
+	// re-runs, which share its inputs, treat them as new (once.go). Not
+	// recorded.
+	fresh *onceSet
 }
 
 // freshInputs are the inputs of a new execution: the seed from the run's
@@ -111,6 +119,10 @@ func freshInputs(runSeed int64, schedule int, stateless bool) inputs {
 //
 //go:norace
 func (e *execution) setInputs(in inputs) {
+	if in.fresh == nil {
+		in.fresh = new(onceSet)
+	}
+	in.onces = append([]string(nil), in.onces...) // consumed by takeCarried
 	e.in = in
 	if e.set.free&ctlTime == 0 {
 		e.clock.start = time.Unix(0, in.epoch)
@@ -126,13 +138,13 @@ func (e *execution) setInputs(in inputs) {
 }
 
 //go:norace
-func (in inputs) record(free control) *replay.Inputs {
-	return &replay.Inputs{Seed: in.seed, Epoch: in.epoch, Goroutines: in.goroutines, Free: free.names()}
+func (in inputs) record(free control, carried []string) *replay.Inputs {
+	return &replay.Inputs{Seed: in.seed, Epoch: in.epoch, Goroutines: in.goroutines, Free: free.names(), Onces: carried}
 }
 
 //go:norace
 func inputsOf(r *replay.Inputs) inputs {
-	return inputs{seed: r.Seed, epoch: r.Epoch, goroutines: r.Goroutines}
+	return inputs{seed: r.Seed, epoch: r.Epoch, goroutines: r.Goroutines, onces: r.Onces}
 }
 
 // mix64 is splitmix64's finalizer.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"reflect"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -10,17 +11,25 @@ import (
 // sync.Once. A Do that finds f running blocks until it has returned; if f
 // panics, the Once is done all the same (Go's semantics).
 //
-// What carries over between executions: the model starts, in each
-// execution, from the real Once, which only pass-through code (init,
-// TestMain, code outside gosct's control) ever completes. So a Once done
-// before the tests stays done, and a Once first used by the test runs its
-// function again in every execution, as it would in each run of a fresh
-// test process. Once-per-process semantics would make the first execution
-// differ from all the others, and a trace recorded in a later one would not
-// replay in a new process. The price: f's side effects (assigning a
-// package-level variable) are repeated, which is harmless for the usual
-// lazy initialization but not for a function that must run only once per
-// process.
+// What carries over between executions: what carries over between two runs
+// of a test in one process under go test -count=2. The model starts, in
+// each execution, from the real Once: a Once done before the execution
+// (in init, in TestMain, or by an earlier execution) is done. When f
+// returns in an execution, the real Once is made done too, so f runs once
+// per process, as Go runs it. (gosct used to run f again in every
+// execution, as a fresh process would; a function that must run once per
+// process, registering a name, failed from the second schedule on:
+// github.com/golang/groupcache's tests, "duplicate registration of
+// group". docs/limitations.md has the measurements behind the rule.)
+//
+// Replaying such an execution elsewhere: an execution that found a Once
+// done by an earlier execution records the Do's position (inputs.onces,
+// the trace's Inputs.Onces); a replay in a fresh process runs f there
+// first, outside the schedule (no decisions, the hooks passing through),
+// so that the recorded decisions follow. The in-process re-runs of an
+// execution (the detailed re-run of a bug, the determinism check) treat
+// the Onces it completed as new (inputs.fresh), so they run f again as it
+// did.
 
 type onceState struct {
 	state   onceStep
@@ -36,17 +45,50 @@ const (
 	onceDone
 )
 
+// onceSet is a set of Onces, shared by an execution and its re-runs.
+type onceSet struct {
+	mu sync.Mutex
+	m  map[*sync.Once]bool
+}
+
 //go:norace
-func (s *syncState) once(o *sync.Once) *onceState {
-	st := s.onces.get(o)
+func (s *onceSet) add(o *sync.Once) {
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = map[*sync.Once]bool{}
+	}
+	s.m[o] = true
+	s.mu.Unlock()
+}
+
+//go:norace
+func (s *onceSet) has(o *sync.Once) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[o]
+}
+
+// ranOnces are the Onces whose function an execution of this process ran:
+// done for every later execution.
+var ranOnces onceSet
+
+// once is o's state in the execution; created says it was created now.
+//
+//go:norace
+func (s *syncState) once(o *sync.Once, fresh *onceSet) (st *onceState, created bool) {
+	st = s.onces.get(o)
 	if st == nil {
 		st = &onceState{}
-		if realOnceDone(o) {
+		if realOnceDone(o) && !fresh.has(o) {
 			st.state = onceDone
 		}
 		s.onces.put(o, st)
+		created = true
 	}
-	return st
+	return st, created
 }
 
 // onceDoneOff is the offset of the real Once's done flag, found by
@@ -79,7 +121,22 @@ func Do(o *sync.Once, f func()) {
 		return
 	}
 	e.mu.Lock()
-	st := e.sync.once(o)
+	st, created := e.sync.once(o, e.in.fresh)
+	if created {
+		switch {
+		case st.state == onceDone && ranOnces.has(o):
+			// Done by an earlier execution: this one depends on it.
+			e.carried = append(e.carried, doPos())
+		case st.state == onceNew && e.in.takeCarried(doPos()):
+			// The recorded execution found it done: run f first,
+			// outside the schedule, as the recording process had.
+			e.mu.Unlock()
+			runOutside(e, func() { o.Do(f) })
+			e.mu.Lock()
+			st.state = onceDone
+			e.carried = append(e.carried, doPos())
+		}
+	}
 	for st.state == onceRunning {
 		st.waiters.add(me)
 		if !e.block(me, "sync.Once running f in "+gname(st.runner)) {
@@ -106,12 +163,18 @@ func Do(o *sync.Once, f func()) {
 		}
 		st.waiters = st.waiters[:0]
 		e.mu.Unlock()
+		// Done for the process, as in Go (see above).
+		o.Do(func() {})
+		ranOnces.add(o)
+		if e.in.fresh != nil {
+			e.in.fresh.add(o)
+		}
 	}()
 	f()
 }
 
 // OnceFunc is sync.OnceFunc with the Once in the model: the returned
-// function calls f once (per execution; see Do), and if f panicked,
+// function calls f once (once per process, as Go's; see Do), and if f panicked,
 // panics with the same value on every call.
 //
 //go:norace
@@ -129,7 +192,7 @@ func OnceFunc(f func()) func() {
 				panic(d.p)
 			}
 		}()
-		f() // kept, unlike in sync: the next execution calls it again
+		f()
 		d.valid = true
 	}
 	return func() {
@@ -163,4 +226,41 @@ func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
 		g()
 		return r1, r2
 	}
+}
+
+// takeCarried reports whether the recorded execution found the Once of the
+// Do at pos done by an earlier execution, and consumes that record.
+//
+//go:norace
+func (in *inputs) takeCarried(pos string) bool {
+	for i, p := range in.onces {
+		if p == pos {
+			in.onces = append(in.onces[:i:i], in.onces[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// runOutside runs f with the execution out of the way: every hook passes
+// through, no decision is taken. The caller holds the token, so no other
+// goroutine of the execution runs meanwhile.
+//
+//go:norace
+func runOutside(e *execution, f func()) {
+	active.Store(nil)
+	defer active.Store(e)
+	f()
+}
+
+// doPos is the position of the call of Do (OnceFunc's own, for the
+// Onces of OnceFunc and its kin: the same for all of them, told apart by
+// their order, which a replay follows).
+//
+//go:norace
+func doPos() string {
+	if _, file, line, ok := goruntime.Caller(2); ok {
+		return shortPos(file, line)
+	}
+	return "?"
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
 )
 
 func TestOncePassThrough(t *testing.T) {
@@ -62,15 +63,16 @@ var (
 	pkgRuns int
 )
 
-// A package-level Once first used by the test runs its function in every
-// execution; one done before the executions stays done.
-func TestOncePerExecution(t *testing.T) {
+// A package-level Once first used by the test runs its function once per
+// process, as under go test -count=N: in the first execution only; one
+// done before the executions stays done.
+func TestOncePerProcess(t *testing.T) {
 	pkgRuns = 0
 	x := check(t, "random", 5, func(t *testing.T) {
 		Do(&pkgOnce, func() { pkgRuns++ })
 		Do(&pkgOnce, func() { pkgRuns++ })
 	})
-	if pkgRuns != x.schedules || x.schedules != 5 {
+	if pkgRuns != 1 || x.schedules != 5 {
 		t.Errorf("f ran %d times in %d executions", pkgRuns, x.schedules)
 	}
 	var before sync.Once
@@ -78,6 +80,49 @@ func TestOncePerExecution(t *testing.T) {
 	check(t, "random", 2, func(t *testing.T) {
 		Do(&before, func() { t.Error("a Once done before the execution ran f") })
 	})
+}
+
+var (
+	carriedOnce sync.Once
+	carriedX    int
+)
+
+// TestVictimOnceCarried: a package-level Once whose function takes a
+// decision, then a bug that needs G1 to run before the test goroutine's
+// read: dfs finds it after the first schedule, which ran the function.
+func TestVictimOnceCarried(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		Do(&carriedOnce, func() { Gosched() })
+		x := 0
+		done := Chan(make(chan bool))
+		Go(func() { Store(&x, 1); Send(done, true) })
+		if Load(&x) == 1 {
+			t.Error("saw the write")
+		}
+		Recv(done)
+	})
+}
+
+// The trace of a schedule that found a Once done by an earlier schedule
+// names it, and replays in a fresh process, which runs the function
+// first, outside the schedule.
+func TestOnceCarriedReplays(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimOnceCarried", wire.Config{Strategy: "dfs"}), "failure")
+	if b.Schedule < 2 || !b.Replayed {
+		t.Fatalf("bug at schedule %d, replayed %v", b.Schedule, b.Replayed)
+	}
+	tr, err := replay.Read(b.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Inputs == nil || len(tr.Inputs.Onces) != 1 || !strings.HasPrefix(tr.Inputs.Onces[0], "once_test.go:") {
+		t.Fatalf("the trace does not name the carried Once: %+v", tr.Inputs)
+	}
+	r := wantBug(t, victim(t, "TestVictimOnceCarried", wire.Config{Mode: "replay", Trace: b.Trace, Schedules: 1}), "failure")
+	if !r.Replayed {
+		t.Errorf("the trace did not replay in a fresh process: %+v", r)
+	}
 }
 
 func TestOnceFuncs(t *testing.T) {

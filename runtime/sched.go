@@ -104,6 +104,7 @@ type execution struct {
 	// in are the execution's inputs: its random source's seed, its
 	// clock's epoch, its goroutine count (inputs.go).
 	in      inputs
+	carried []string // Onces found done by earlier executions (once.go)
 	src     execSource
 	srcInit bool
 	rand1   *mrand.Rand
@@ -210,7 +211,9 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 	}
 	g := e.byGoid.get(id)
 	if g == nil {
-		if e.aborting {
+		if e.aborting || inBubble() {
+			// A goroutine of a testing/synctest bubble runs as go test
+			// runs it (bubble.go).
 			e.mu.Unlock()
 			return nil, nil
 		}

@@ -104,7 +104,7 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		Seed:         x.c.Seed,
 		Schedule:     x.number(),
 		Uncontrolled: e.uncontrolled,
-		Inputs:       e.in.record(x.set.free),
+		Inputs:       e.in.record(x.set.free, e.carried),
 		Decisions:    make([]replay.Decision, 0, len(e.trail)),
 	}
 	for i, d := range e.trail {

@@ -277,6 +277,10 @@ func TestCmdTestBuildFailure(t *testing.T) {
 	if code != exitError || !strings.Contains(errOut, "build failed") || !strings.Contains(out, "[build failed]") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
+	// The package does not exist: go test does not build it either.
+	if !strings.Contains(errOut, "go test does not build it either") {
+		t.Errorf("the message does not say whether go test builds the package:\n%s", errOut)
+	}
 }
 
 func writeTrace(t *testing.T, dir string) string {

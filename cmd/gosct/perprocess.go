@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gosct/gosct/internal/wire"
-	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
 )
 
@@ -77,8 +76,18 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 				r.event(pkg.ImportPath, e, "")
 			}
 		})
+		unconfirmed := 0
 		for _, b := range found {
-			b.Replayed = b.Replayed && r.replaysFresh(i, pkg, bin, b)
+			// Recorded in a fresh process, replayed in another, as
+			// gosct replay will: a bug that does not come back came
+			// from what uncontrolled code did (confirm.go).
+			c := r.confirm(i, pkg, bin, b)
+			if !c.replayed && r.ctx.Err() == nil {
+				r.rep.message("warning", pkg.ImportPath, b.Test, b.Trace, carriedWarning(b, c))
+				unconfirmed++
+				continue
+			}
+			b.Replayed = c.replayed
 			r.event(pkg.ImportPath, b, "")
 		}
 		if res == nil {
@@ -103,7 +112,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		r.check(pkg.ImportPath, res, []string{test})
 		saved = got.Resumed + got.Schedules
 		prog.Schedules += got.Schedules
-		prog.Bugs += got.Bugs
+		prog.Bugs += got.Bugs - unconfirmed
 		total.Probes += got.Probes
 		prog.Exhausted, prog.Stopped, total.Status = got.Exhausted, got.Message, got.Status
 		if r.rep.out != nil {
@@ -192,31 +201,4 @@ func testsPattern(tests []string, run string) string {
 	}
 	levels[0] = "^(" + strings.Join(quoted, "|") + ")$"
 	return explorePattern(strings.Join(levels, "/"))
-}
-
-// replaysFresh checks that the trace of bug b, found in a process of its
-// own, replays in another fresh process, as `gosct replay` will run it: the
-// in-process check (running the schedule again in the same process) is
-// what per-process mode is for avoiding.
-func (r *runner) replaysFresh(i int, pkg *rewrite.Package, bin string, b wire.Event) bool {
-	if b.Trace == "" {
-		return false
-	}
-	t, err := replay.Read(b.Trace)
-	if err != nil {
-		return false
-	}
-	dir := filepath.Join(r.tmp, fmt.Sprintf("%d-check-%d", i, time.Now().UnixNano()))
-	defer os.RemoveAll(dir)
-	cfg := wire.Config{
-		Mode: "replay", Package: pkg.ImportPath, Strategy: t.Strategy, Seed: t.Seed, Schedules: 1,
-		Trace: b.Trace, TraceDir: dir,
-	}
-	replayed := false
-	r.runProcess(i, pkg, bin, cfg, exactRun(t.Test), func(e wire.Event) {
-		if e.Event == "bug" && e.Kind == b.Kind && e.Replayed {
-			replayed = true
-		}
-	})
-	return replayed
 }

@@ -63,6 +63,10 @@ type runner struct {
 	// strategy whose schedules are numbered), is the length of its range:
 	// what per-process mode runs in all. 0 otherwise.
 	rangeLen int
+	// limits and run are the user's stopping rules and --run, for the
+	// tests explored again in fresh processes (confirm.go).
+	limits wire.Limits
+	run    string
 }
 
 func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -201,7 +205,8 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		stateDir = dir
 	}
 
-	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose, deps: opts.Deps}
+	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose, deps: opts.Deps,
+		limits: wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing}, run: o.run}
 	if opts.Deps && !o.depsSet {
 		opts.Deps = false
 		r.withoutDeps = &opts
@@ -367,7 +372,11 @@ func (r *runner) builtPackage(pkg *rewrite.Package, b built) (string, bool) {
 	}
 	if b.err != nil {
 		r.rep.output(b.out)
-		r.rep.message("error", pkg.ImportPath, "", "", "build failed: "+strings.TrimSpace(lastLine(b.err.Error())))
+		msg := "build failed: " + strings.TrimSpace(lastLine(b.err.Error()))
+		if why := r.plainBuilds(pkg); why != "" {
+			msg += "; " + why
+		}
+		r.rep.message("error", pkg.ImportPath, "", "", msg)
 		r.rep.pkgLine("FAIL", pkg.ImportPath, "[build failed]")
 		return "", false
 	}
@@ -489,6 +498,7 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 	if rep.progress != nil {
 		rep.progress.begin(pkg.ImportPath, len(expected))
 	}
+	var unconfirmed carried
 	res, err := runBinary(r.ctx, binaryRun{
 		bin: bin, dir: pkg.Dir, cfg: cfg, args: args, stream: r.stream,
 		onEvent: func(e wire.Event) {
@@ -501,6 +511,11 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 				e.Package = pkg.ImportPath
 				rep.out.observe(e)
 			}
+			if cfg.Mode == "explore" && regression == "" {
+				if !r.confirmed(i, pkg, bin, &e, &unconfirmed) {
+					return
+				}
+			}
 			r.event(pkg.ImportPath, e, regression)
 		},
 	}, rep)
@@ -509,6 +524,7 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 		return nil
 	}
 	r.check(pkg.ImportPath, res, expected)
+	r.reexplore(i, pkg, bin, cfg, &unconfirmed)
 	return res
 }
 

@@ -1,0 +1,3 @@
+module example.com/bubblemod
+
+go 1.25

@@ -1,0 +1,3 @@
+module example.com/go111
+
+go 1.11

@@ -1,0 +1,3 @@
+module example.com/tags
+
+go 1.22

@@ -1,0 +1,5 @@
+//go:build !gosctshape
+
+package p
+
+const weight = 100
