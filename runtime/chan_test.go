@@ -148,6 +148,7 @@ func TestVictimSendOnClosed(t *testing.T) {
 }
 
 func TestSendOnClosedFound(t *testing.T) {
+	skipRace(t) // the send and the close race
 	b := wantBug(t, victim(t, "TestVictimSendOnClosed", wire.Config{Strategy: "random", Schedules: 100}), "panic")
 	if !strings.Contains(b.Message, "send on closed channel") {
 		t.Errorf("message %q", b.Message)
@@ -156,6 +157,7 @@ func TestSendOnClosedFound(t *testing.T) {
 
 // A trace written for a bug replays it, 10 times out of 10.
 func TestTraceReplays(t *testing.T) {
+	skipRace(t)
 	b := wantBug(t, victim(t, "TestVictimSendOnClosed", wire.Config{Strategy: "random", Seed: 7}), "panic")
 	for i := 0; i < 10; i++ {
 		evs := victim(t, "TestVictimSendOnClosed", wire.Config{Mode: "replay", Trace: b.Trace})

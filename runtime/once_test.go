@@ -108,6 +108,7 @@ func TestVictimOnceCarried(t *testing.T) {
 // names it, and replays in a fresh process, which runs the function
 // first, outside the schedule.
 func TestOnceCarriedReplays(t *testing.T) {
+	skipRace(t) // the victim's bug is a race on x
 	b := wantBug(t, victim(t, "TestVictimOnceCarried", wire.Config{Strategy: "dfs"}), "failure")
 	if b.Schedule < 2 || !b.Replayed {
 		t.Fatalf("bug at schedule %d, replayed %v", b.Schedule, b.Replayed)
