@@ -263,6 +263,7 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 	}
 	if sel == nil {
 		if h, ok := funcHooks[funcKey(fn)]; ok {
+			r.notePoint(call, pos, h)
 			f := r.hookFunc(pos, h)
 			switch x := unparen(call.Fun).(type) {
 			case *ast.IndexExpr:

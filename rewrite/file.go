@@ -44,8 +44,10 @@ type fileRewriter struct {
 	added        map[string]string               // imports added for type expressions
 	pkgNameUsed  map[string]bool                 // names generated type expressions use
 	tests        []string
-	gotoLabels   map[string]bool // labels some goto of the file targets
-	breakLabels  map[string]bool // labels some break or continue targets
+	points       []Point               // the scheduling points inserted (points.go)
+	pointAt      map[*ast.CallExpr]int // hook call -> its point
+	gotoLabels   map[string]bool       // labels some goto of the file targets
+	breakLabels  map[string]bool       // labels some break or continue targets
 
 	testingTType types.Type // *testing.T, once testingT looked it up
 	testingTDone bool
@@ -127,6 +129,7 @@ func (r *fileRewriter) freeName(base string) string {
 // rewrite runs the walk and fixes the imports; it returns the file.
 func (r *fileRewriter) rewrite() *ast.File {
 	astutil.Apply(r.file, r.pre, r.post)
+	r.deferredPoints()
 	if r.used {
 		r.fixImports()
 	}
@@ -171,6 +174,7 @@ func (r *fileRewriter) replaced(n, old ast.Expr) ast.Expr {
 func (r *fileRewriter) hook(pos token.Pos, name string, args ...ast.Expr) *ast.CallExpr {
 	r.used = true
 	c := &ast.CallExpr{Fun: r.hookFunc(pos, name), Lparen: pos, Args: args}
+	r.notePoint(c, pos, name)
 	r.hooks[c] = true
 	return c
 }

@@ -78,6 +78,7 @@ func instrumentAll(ld *loaded, b *Build, w *writer) error {
 			if out != nil {
 				out.Files[name] = dst
 				out.Tests = append(out.Tests, res.tests...)
+				out.Points = append(out.Points, res.points...)
 			}
 		}
 	}
@@ -119,6 +120,7 @@ type result struct {
 	src     []byte // with //line directives, for the build
 	changed bool
 	tests   []string
+	points  []Point
 }
 
 // rewriteFile instruments one file. A panic in the rewriter is a bug in
@@ -145,5 +147,5 @@ func rewriteFile(fset *token.FileSet, p *packages.Package, f *ast.File, name str
 	if _, perr := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution); perr != nil {
 		return nil, fmt.Errorf("internal error in gosct's rewriter: output does not parse: %v", perr)
 	}
-	return &result{src: src, changed: true, tests: r.tests}, nil
+	return &result{src: src, changed: true, tests: r.tests, points: r.points}, nil
 }

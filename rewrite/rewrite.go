@@ -56,6 +56,9 @@ type Package struct {
 	Files map[string]string
 	// Tests are the names of the Test functions wrapped with gosct.Test.
 	Tests []string
+	// Points are the scheduling points inserted in the package's files
+	// (its tests' included), for the coverage report.
+	Points []Point
 }
 
 // UserError is returned for bad input: no package matched, a directory

@@ -35,6 +35,9 @@ type bug struct {
 	key string
 	// reported is set once the schedule's subtest printed the report.
 	reported bool
+	// at is the bug's user location when its constructor knows it (the
+	// call that failed the test); otherwise where finds it in gs.
+	at string
 }
 
 // gsnap is a goroutine as a report shows it.
@@ -129,6 +132,7 @@ func (e *execution) goexitBug(g *goroutine) *bug {
 	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "exited"}}}
 	b.message = fmt.Sprintf("t.FailNow (t.Fatal...) called from goroutine %s, not the test goroutine: only the test's own goroutine may call it", g.name())
 	b.key = kindFailure + ":goexit:" + g.creationSite()
+	b.at = e.failedAt()
 	return b
 }
 
@@ -150,8 +154,8 @@ func (e *execution) livelockBug() *bug {
 // t.Fatal in the test goroutine.
 //
 //go:norace
-func failureBug() *bug {
-	return &bug{kind: kindFailure, message: "the test failed (t.Error/t.Fatal; its output is above)", key: kindFailure}
+func failureBug(at string) *bug {
+	return &bug{kind: kindFailure, message: "the test failed (t.Error/t.Fatal; its output is above)", key: kindFailure, at: at}
 }
 
 //go:norace
@@ -290,13 +294,19 @@ func filterLines(lines []string) string {
 	return b.String()
 }
 
-// report renders the bug for people: what happened, then each goroutine
-// involved with what it waits on and its stack.
+// report renders the bug for people: where and what happened, then each
+// goroutine involved with what it waits on and its stack. The first line
+// is "file:line: kind: message" at the bug's user location (where), or
+// "gosct: kind: message" when there is none.
 //
 //go:norace
 func (b *bug) report() string {
 	var s strings.Builder
-	fmt.Fprintf(&s, "gosct: %s: %s\n", b.kind, b.message)
+	at := b.where()
+	if at == "" {
+		at = "gosct"
+	}
+	fmt.Fprintf(&s, "%s: %s: %s\n", at, b.kind, b.message)
 	for _, g := range b.gs {
 		fmt.Fprintf(&s, "\nG%d, created at %s, %s", g.id, g.created, g.state)
 		if g.waiting != "" && !strings.HasPrefix(g.state, gDetached.String()) {

@@ -65,11 +65,18 @@ type explorer struct {
 	rangeLen int
 	sharder  strategies.Sharder
 	probes   int
+
+	// cov records what the schedules reached (Config.Coverage);
+	// covering is set while the exploration's own execution runs (not
+	// the re-runs of a schedule: a check, a trace's detailed run).
+	cov      *coverage
+	covering bool
 }
 
 //go:norace
 func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	x := &explorer{t: t, c: c, set: defaultSettings, start: time.Now(), seen: map[string]bool{}}
+	testedPkg = c.Package
 	if c.MaxSteps > 0 {
 		x.set.maxSteps = c.MaxSteps
 	}
@@ -131,6 +138,9 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 			// compares two detailed runs.
 			x.set.detailed = true
 		}
+	}
+	if c.Coverage && c.Mode != "replay" {
+		x.cov = &coverage{}
 	}
 	if c.BudgetNS > 0 {
 		x.deadline = x.start.Add(time.Duration(c.BudgetNS))
@@ -208,7 +218,9 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// instead of running it again.
 			x.saveState(true)
 		}
+		x.covering = x.cov != nil
 		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, x.set, x.inputs(), body)
+		x.covering = false
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.number(), Message: fmt.Sprintf(
 				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped, not explored (raise --max-steps)", x.t.Name(), x.set.maxSteps)})
@@ -225,6 +237,9 @@ func (x *explorer) explore(body func(*testing.T)) {
 			x.schedules--
 			x.probes++
 			continue
+		}
+		if x.cov != nil {
+			x.cov.commit() // this part's schedule: it counts
 		}
 		if x.replayer != nil {
 			if d := x.replayer.Finish(); d != nil && e.bug == nil {
@@ -243,7 +258,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// Not a bug: gosct cannot tell whether the uncontrolled code
 			// would have moved. An error of the test, whose exploration
 			// stops (its next schedules would likely wait as long).
-			x.emit(&wire.Event{Event: "error", Schedule: x.number(), Message: kindStuck + ": " + e.bug.message, Report: e.bug.report(), Key: e.bug.key})
+			x.emit(&wire.Event{Event: "error", Schedule: x.number(), Message: kindStuck + ": " + e.bug.message, Report: e.bug.report(), Key: e.bug.key, Pos: e.bug.where()})
 			x.stopped = wire.StopStuck
 			break
 		}
@@ -282,6 +297,10 @@ func (x *explorer) inputs() inputs {
 func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in inputs, body func(*testing.T)) (e *execution, skipped bool) {
 	e = newExecution(s, set, nil)
 	e.setInputs(in)
+	if x.covering {
+		x.cov.begin()
+		e.cov = x.cov
+	}
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
 		defer func() { skipped = t.Skipped() }()
@@ -301,7 +320,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		}
 	})
 	if e.bug == nil && !ok {
-		e.bug = failureBug()
+		e.bug = failureBug(e.failedAt())
 	}
 	return e, skipped
 }
@@ -314,6 +333,9 @@ func (x *explorer) finish() {
 		x.exhausted = x.exhausted || s.Exhausted()
 	}
 	x.saveState(false)
+	if x.cov != nil {
+		x.emit(&wire.Event{Event: "coverage", Coverage: x.cov.report()})
+	}
 	x.emit(&wire.Event{
 		Event:     "test",
 		Schedules: x.schedules - x.resumed,

@@ -106,6 +106,14 @@ type goroutine struct {
 	// runnable: a runnable goroutine left waiting long after it is
 	// starved (fair.go).
 	chosenAt int
+	// With coverage (coverage.go): covPoint is the point of g's pending
+	// operation + 1 (0: none), covSeq numbers g's operations; covRelSeq
+	// and covRelObj are the operation and the object of g's last
+	// counted release.
+	covPoint  int32
+	covSeq    uint32
+	covRelSeq uint32
+	covRelObj uintptr
 }
 
 // doing reads what Go's scheduler says g is doing.

@@ -213,7 +213,13 @@ func (x *varState) setRPC(id int, pc uintptr) {
 // address are one variable, a field at another offset is another.
 //
 //go:norace
-func (e *execution) raceRead(p unsafe.Pointer, size uintptr) { e.access(p, false) }
+func (e *execution) raceRead(p unsafe.Pointer, size uintptr) {
+	e.covMemory(p, false, false)
+	e.access(p, false)
+}
 
 //go:norace
-func (e *execution) raceWrite(p unsafe.Pointer, size uintptr) { e.access(p, true) }
+func (e *execution) raceWrite(p unsafe.Pointer, size uintptr) {
+	e.covMemory(p, true, false)
+	e.access(p, true)
+}

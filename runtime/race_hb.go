@@ -28,6 +28,7 @@ func (e *execution) syncClock(p unsafe.Pointer) *vclock {
 //
 //go:norace
 func (e *execution) hbAcquire(g *goroutine, p unsafe.Pointer) {
+	e.covSync(g, p, true)
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -40,6 +41,7 @@ func (e *execution) hbAcquire(g *goroutine, p unsafe.Pointer) {
 //
 //go:norace
 func (e *execution) hbRelease(g *goroutine, p unsafe.Pointer) {
+	e.covSync(g, p, false)
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -68,6 +70,7 @@ func (e *execution) raceReleaseMerge(p unsafe.Pointer) { e.hbRelease(e.cur.Load(
 //
 //go:norace
 func (e *execution) raceAtomic(addr any) {
+	e.covMemory(dataPtr(addr), true, true)
 	if !e.hbOn() {
 		return
 	}
@@ -165,6 +168,7 @@ func (e *execution) slotOp(g *goroutine, c *chanHB, i uint64) {
 //
 //go:norace
 func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
+	e.covChan(g, k, true, false)
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -177,6 +181,7 @@ func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
 //
 //go:norace
 func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool) {
+	e.covChan(g, k, false, true)
 	tsanRelay(g) // received for g by another goroutine: a close, a poll
 	if !e.hbOn() || g == nil {
 		return
@@ -206,6 +211,8 @@ func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool
 //
 //go:norace
 func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) {
+	e.covChan(s, k, true, false)
+	e.covChan(r, k, false, true)
 	// For Go's race detector both ways even when buffered: a direct
 	// hand-off leaves no trace in the real buffer's slots, which is where
 	// a later send would find the receive that must precede it. Ordering
@@ -227,6 +234,7 @@ func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) 
 //
 //go:norace
 func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
+	e.covChan(g, k, true, true)
 	if !e.hbOn() || g == nil {
 		return
 	}

@@ -163,6 +163,12 @@ type execution struct {
 	clock clock
 	sync  syncState
 	hb    hbState
+
+	// lastReport names the call that failed the test (where.go).
+	lastReport reportSite
+	// cov, when set, records the points reached and the orders of
+	// conflicting ones (coverage.go).
+	cov *coverage
 }
 
 //go:norace
@@ -357,10 +363,17 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 	if e.set.detailed {
 		me.where = callerPos()
 	}
+	var pcs covPCs
+	if e.cov != nil {
+		pcs.capture()
+	}
 	e.mu.Lock()
 	if e.aborting {
 		e.mu.Unlock()
 		return e.die(me)
+	}
+	if e.cov != nil {
+		e.cov.reach(me, op, &pcs)
 	}
 	if e.cur.Load() != me {
 		// The watchdog detached me after enter and before the lock
@@ -395,6 +408,12 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 //
 //go:norace
 func (e *execution) block(me *goroutine, what string) bool {
+	if e.cov != nil && me.op == opSleep {
+		// A sleep blocks without a scheduling point before.
+		var pcs covPCs
+		pcs.capture()
+		e.cov.reach(me, me.op, &pcs)
+	}
 	me.waitObj = what
 	e.setState(me, gBlocked)
 	tsanPark(me) // before the next goroutine can run: see park

@@ -24,6 +24,7 @@ func T(t *testing.T) *testing.T {
 		return t
 	}
 	e.mu.Lock()
+	e.noteReport(t)
 	if e.mainDone && me != e.main && !e.aborting {
 		e.abortLocked(me, e.lateUseBug(me, debug.Stack()))
 	}

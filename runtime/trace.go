@@ -39,6 +39,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 			Message:  b.message,
 			Report:   b.report(),
 			Key:      b.key,
+			Pos:      b.where(),
 			Replayed: x.replayer.Diverged() == nil && x.trace0.Bug != nil && b.kind == x.trace0.Bug.Kind,
 		})
 		return
@@ -86,6 +87,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 		Message:  b.message,
 		Report:   report,
 		Key:      b.key,
+		Pos:      b.where(),
 		Replayed: replayed,
 	})
 }

@@ -83,6 +83,11 @@ type Config struct {
 	// as under go test. For testing the determinism check.
 	Free []string `json:"free,omitempty"`
 
+	// Coverage records what the exploration reached: each test function
+	// ends with a "coverage" event (Event.Coverage) before its "test"
+	// event.
+	Coverage bool `json:"coverage,omitempty"`
+
 	// PerProcess marks a run of one schedule in a fresh process, one of
 	// many the command chains through State: the execution records its
 	// details itself, as a re-run in the same process could not repeat it.
@@ -118,7 +123,7 @@ func ShardRange(total, shard, shards int) (first, end int) {
 // Event is one line of the results file.
 type Event struct {
 	// Event is "bug", "test" (a test function's exploration finished),
-	// "progress", "diverged" (replay), "nondeterministic" (the
+	// "coverage" (what it reached, before its "test" event), "progress", "diverged" (replay), "nondeterministic" (the
 	// determinism check found two runs of a schedule that differ),
 	// "warning", "error" (the test could not be explored, e.g. a saved
 	// state of other options).
@@ -139,6 +144,11 @@ type Event struct {
 	Report string `json:"report,omitempty"`
 	// Key identifies a bug for deduplication: kind and sites.
 	Key string `json:"key,omitempty"`
+	// Pos is the user location a bug report points at, "file:line" with
+	// an absolute file (the blocked operation of a deadlock, the racing
+	// access, the panic site, the call that failed the test); the
+	// report's first line starts with it.
+	Pos string `json:"pos,omitempty"`
 	// Source is the kind of source of nondeterminism a "diverged" or
 	// "nondeterministic" event names as the likely cause ("rand", "map
 	// order", "file changed", ...), "" when unknown.
@@ -168,6 +178,10 @@ type Event struct {
 	// Replayed, for a "bug" found in replay mode, says the trace's bug
 	// happened again.
 	Replayed bool `json:"replayed,omitempty"`
+
+	// Coverage, for a "coverage" event, is what the test function's
+	// schedules of this run reached (Config.Coverage).
+	Coverage *Coverage `json:"coverage,omitempty"`
 }
 
 // Load reads the Config from the environment; nil when unset.

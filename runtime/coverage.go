@@ -1,0 +1,391 @@
+package runtime
+
+import (
+	"runtime"
+	"sort"
+	"unsafe"
+
+	"github.com/gosct/gosct/internal/wire"
+)
+
+// Coverage of an exploration (wire.Config.Coverage): which scheduling
+// points its schedules reached, and in which orders the operations of
+// conflicting points met. A passing run then shows whether it exercised
+// the code the user cares about.
+//
+// A point is a source position (file:line of the user's code that called
+// the hook) with the operation performed there. It is reached when a
+// goroutine arrives at it (yield, or block for operations that block
+// without yielding first, such as a sleep).
+//
+// Two operations conflict when they are on the same object, come from
+// different goroutines, and at least one changes it: swapping them may
+// change what the program does. The object and the kind of access are
+// those of the synchronization and memory events the runtime already
+// computes for the race detector (race_hb.go, race_detect.go):
+//   - a memory access reads or writes its address; an atomic load reads,
+//     any other atomic operation writes;
+//   - a mutex is written by each Lock (its unlocks are not accesses: an
+//     unlock followed by another goroutine's lock is the only order the
+//     two can take, while the order of two Locks is the interleaving);
+//     an RWMutex is written by Lock and read by RLock;
+//   - a WaitGroup is written by Add and Done, read by Wait; a Once
+//     written by Do; a Cond written by Wait, Signal and Broadcast;
+//   - a channel has two sides: a send writes the sending side, a receive
+//     the receiving side, a close both; so the orders counted are those of
+//     two sends, of two receives, of a close and a send or a receive (a
+//     send is always before the receive of its value).
+//
+// An ordered pair a→b of points is recorded in a schedule when b's access
+// is the next conflicting access to its object after a's, from another
+// goroutine: b writes and a is the last write or a read since it, or b
+// reads and a is the last write (the dependences of adjacent accesses,
+// as in Maple's iRoots or DPOR's races). The report says, for each
+// unordered pair, in how many schedules each order happened: a pair seen
+// in one order only is an interleaving the exploration did not try (or
+// one the program cannot take).
+//
+// The cost is paid only with coverage on: every scheduling point records
+// its caller with runtime.Callers (resolved once per program counter),
+// and every access updates the object's last accesses.
+
+// coverage accumulates one test function's coverage across its schedules.
+// It is used with the execution's lock held.
+type coverage struct {
+	// pcs caches the resolution of a program counter: its position's
+	// index in positions, or -1 for a frame of the runtime (look at the
+	// caller), -2 for no position.
+	pcs       rmap[uintptr, int32]
+	positions []string
+	// posIndex interns the positions by a hash of their text (index +
+	// 1): two program counters of one line are one point.
+	posIndex rmap[uint64, int32]
+	// ids numbers the points: position index << 8 | operation.
+	ids    rmap[uint64, int32]
+	points []covPoint
+	// pairs counts the ordered pairs of points: a << 32 | b.
+	pairs    rmap[uint64, int32]
+	pairList []covPair
+	// gen numbers the executions, to count each point and pair once per
+	// schedule; objs are the current execution's objects; curPoints and
+	// curPairs what it reached, counted when it is committed (not the
+	// schedules a part of a sharded search runs for another part).
+	gen       uint32
+	objs      rmap[uintptr, *covObject]
+	curPoints []int32
+	curPairs  []int32
+}
+
+type covPoint struct {
+	pos       int32
+	op        opKind
+	schedules int
+	stamp     uint32
+}
+
+type covPair struct {
+	a, b      int32
+	schedules int
+	stamp     uint32
+}
+
+// covAccess is one access to an object: by goroutine g, at point p, in
+// g's operation number seq.
+type covAccess struct {
+	g, p  int32
+	seq   uint32
+	write bool
+}
+
+// covObject is what an object's next access conflicts with: its last
+// write and the reads since.
+type covObject struct {
+	w     covAccess
+	hasW  bool
+	reads []covAccess
+	// last is the last access, to count an operation that touches the
+	// object twice (an atomic's acquire and release) once.
+	last covAccess
+}
+
+// maxCovPCs bounds the frames looked at to find the user's call of a hook:
+// the hooks call yield at most a few frames down.
+const maxCovPCs = 12
+
+// covPCs are the return addresses of a scheduling point's goroutine,
+// captured before the lock.
+type covPCs struct {
+	pcs [maxCovPCs]uintptr
+	n   int
+}
+
+// capture records the caller's stack, from its caller up.
+//
+//go:norace
+//go:noinline
+func (c *covPCs) capture() {
+	c.n = runtime.Callers(3, c.pcs[:])
+}
+
+// begin starts counting a new execution.
+//
+//go:norace
+func (c *coverage) begin() {
+	c.gen++
+	c.objs = rmap[uintptr, *covObject]{}
+	c.curPoints, c.curPairs = c.curPoints[:0], c.curPairs[:0]
+}
+
+// commit counts the execution begun last among the schedules.
+//
+//go:norace
+func (c *coverage) commit() {
+	for _, i := range c.curPoints {
+		c.points[i].schedules++
+	}
+	for _, i := range c.curPairs {
+		c.pairList[i].schedules++
+	}
+	c.curPoints, c.curPairs = c.curPoints[:0], c.curPairs[:0]
+}
+
+// position is the index of the user position of pcs, -1 when none.
+//
+//go:norace
+func (c *coverage) position(pcs *covPCs) int32 {
+	for _, pc := range pcs.pcs[:pcs.n] {
+		v := c.pcs.get(pc)
+		if v == 0 {
+			v = c.resolve(pc)
+			c.pcs.put(pc, v)
+		}
+		switch {
+		case v > 0:
+			return v - 1
+		case v == -2:
+			return -1
+		}
+	}
+	return -1
+}
+
+// resolve finds the first frame of user code in pc's frames (inlined
+// calls expand to several): its position's index + 1, -1 when every frame
+// is the runtime's, -2 when pc has no position.
+//
+//go:norace
+func (c *coverage) resolve(pc uintptr) int32 {
+	frames := runtime.CallersFrames([]uintptr{pc})
+	any := false
+	for {
+		f, more := frames.Next()
+		if f.File != "" {
+			any = true
+			if !isRuntimeFrame(f.Function) {
+				return c.intern(f.File + ":" + itoa(f.Line))
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	if !any {
+		return -2
+	}
+	return -1
+}
+
+// intern returns the index + 1 of position pos.
+//
+//go:norace
+func (c *coverage) intern(pos string) int32 {
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(pos); i++ {
+		h = (h ^ uint64(pos[i])) * 1099511628211
+	}
+	if i := c.posIndex.get(h); i > 0 && c.positions[i-1] == pos {
+		return i
+	}
+	c.positions = append(c.positions, pos)
+	i := int32(len(c.positions))
+	c.posIndex.put(h, i)
+	return i
+}
+
+// reach records that g arrived at the scheduling point of op whose stack
+// is pcs. Lock held.
+//
+//go:norace
+func (c *coverage) reach(g *goroutine, op opKind, pcs *covPCs) {
+	pos := c.position(pcs)
+	g.covSeq++
+	if pos < 0 {
+		g.covPoint = 0
+		return
+	}
+	key := uint64(pos)<<8 | uint64(op)
+	id := c.ids.get(key) - 1
+	if id < 0 {
+		c.points = append(c.points, covPoint{pos: pos, op: op})
+		id = int32(len(c.points) - 1)
+		c.ids.put(key, id+1)
+	}
+	if p := &c.points[id]; p.stamp != c.gen {
+		p.stamp = c.gen
+		c.curPoints = append(c.curPoints, id)
+	}
+	g.covPoint = id + 1
+}
+
+// touch records an access of g's pending operation to the object key.
+// Lock held.
+//
+//go:norace
+func (c *coverage) touch(g *goroutine, key uintptr, write bool) {
+	if g == nil || g.covPoint == 0 || key == 0 {
+		return
+	}
+	a := covAccess{g: int32(g.id), p: g.covPoint - 1, seq: g.covSeq, write: write}
+	o := c.objs.get(key)
+	if o == nil {
+		o = &covObject{}
+		c.objs.put(key, o)
+	} else if o.last.g == a.g && o.last.seq == a.seq {
+		return
+	}
+	o.last = a
+	if o.hasW && o.w.g != a.g {
+		c.pair(o.w.p, a.p)
+	}
+	if !write {
+		for _, r := range o.reads {
+			if r.g == a.g && r.p == a.p {
+				return
+			}
+		}
+		o.reads = append(o.reads, a)
+		return
+	}
+	for _, r := range o.reads {
+		if r.g != a.g {
+			c.pair(r.p, a.p)
+		}
+	}
+	o.w, o.hasW, o.reads = a, true, o.reads[:0]
+}
+
+// pair counts the ordered pair a→b in this execution. Lock held.
+//
+//go:norace
+func (c *coverage) pair(a, b int32) {
+	key := uint64(uint32(a))<<32 | uint64(uint32(b))
+	i := c.pairs.get(key) - 1
+	if i < 0 {
+		c.pairList = append(c.pairList, covPair{a: a, b: b})
+		i = int32(len(c.pairList) - 1)
+		c.pairs.put(key, i+1)
+	}
+	if p := &c.pairList[i]; p.stamp != c.gen {
+		p.stamp = c.gen
+		c.curPairs = append(c.curPairs, i)
+	}
+}
+
+// report is the coverage as the results file carries it.
+//
+//go:norace
+func (c *coverage) report() *wire.Coverage {
+	out := &wire.Coverage{Points: make([]wire.CoveredPoint, len(c.points))}
+	for i, p := range c.points {
+		out.Points[i] = wire.CoveredPoint{Pos: c.positions[p.pos], Op: p.op.String(), Schedules: p.schedules}
+	}
+	for _, p := range c.pairList {
+		out.Pairs = append(out.Pairs, wire.CoveredPair{A: int(p.a), B: int(p.b), Schedules: p.schedules})
+	}
+	sort.Slice(out.Pairs, func(i, j int) bool {
+		if out.Pairs[i].A != out.Pairs[j].A {
+			return out.Pairs[i].A < out.Pairs[j].A
+		}
+		return out.Pairs[i].B < out.Pairs[j].B
+	})
+	return out
+}
+
+// The taps: the synchronization and memory events of race_hb.go and
+// race_detect.go call these with the object and the goroutine whose
+// operation it is. They do nothing without coverage.
+
+// covSync is an acquire (acquire true) or a release of the sync object p
+// by g. Which counts, and as what access, depends on g's operation: an
+// unlock's release is not an access; a release by a goroutine whose
+// operation already released another object is not its operation's (a
+// Once releasing itself after f, whose last operation was f's). Lock
+// held.
+//
+//go:norace
+func (e *execution) covSync(g *goroutine, p unsafe.Pointer, acquire bool) {
+	if e.cov == nil || g == nil || e.over {
+		return
+	}
+	var write bool
+	switch g.op {
+	case opLock, opRWLock, opOnce, opCondWait:
+		if !acquire {
+			return
+		}
+		write = true
+	case opRLock, opWait:
+		if !acquire {
+			return
+		}
+	case opWaitGroup, opSignal, opBroadcast:
+		if acquire {
+			return
+		}
+		if g.covRelSeq == g.covSeq && g.covRelObj != uintptr(p) {
+			return
+		}
+		g.covRelSeq, g.covRelObj = g.covSeq, uintptr(p)
+		write = true
+	default:
+		return
+	}
+	e.cov.touch(g, uintptr(p), write)
+}
+
+// covChan is an operation of g on channel k: send (the sending side),
+// receive, or close (both). Lock held.
+//
+//go:norace
+func (e *execution) covChan(g *goroutine, k unsafe.Pointer, send, recv bool) {
+	if e.cov == nil || g == nil || k == nil || e.over {
+		return
+	}
+	if send {
+		e.cov.touch(g, uintptr(k), true)
+	}
+	if recv {
+		// The receiving side: the channel's address + 1, which no
+		// other object has (a channel is word-aligned).
+		e.cov.touch(g, uintptr(k)+1, true)
+	}
+}
+
+// covMemory is an access of the token holder to memory at p, atomic or
+// not (atomic loads read). Without access points (--races sync) a plain
+// access is no scheduling point, and not counted: the goroutine's point is
+// its previous operation's. Lock not held.
+//
+//go:norace
+func (e *execution) covMemory(p unsafe.Pointer, write, atomic bool) {
+	if e.cov == nil || p == nil || !atomic && !e.set.accessPoints {
+		return
+	}
+	e.mu.Lock()
+	if !e.over && !e.aborting {
+		if g := e.cur.Load(); g != nil {
+			e.cov.touch(g, uintptr(p), write && g.op != opAtomicLoad)
+		}
+	}
+	e.mu.Unlock()
+}
