@@ -55,7 +55,7 @@ func runBinary(ctx context.Context, r binaryRun, rep *reporter) (*binaryResult, 
 	var w io.Writer = &buf
 	if r.stream {
 		w = io.MultiWriter(&buf, writerFunc(func(b []byte) (int, error) {
-			rep.output(b)
+			rep.output(r.cfg.Package, b)
 			return len(b), nil
 		}))
 	}

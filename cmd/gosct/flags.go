@@ -44,7 +44,11 @@ type testOptions struct {
 	depth     int
 	run       string
 	traceDir  string
+	// json is gosct's own JSON stream (--json, --json=gosct), goJSON go
+	// test's (--json=go).
 	json      bool
+	goJSON    bool
+	jsonMode  string
 	keepGoing bool
 	deps      bool
 	// depsSet: --deps was given; without it a build that fails with the
@@ -79,6 +83,12 @@ type testOptions struct {
 	// by is what --shard divides, once the packages are known: "tests"
 	// or "schedules".
 	by string
+	// annotations are the CI annotation formats asked for, each with the
+	// file it goes to ("" for the default); coverage is the file of the
+	// exploration's coverage report ("" for none).
+	annotations []annotationSpec
+	annotate    []string
+	coverage    string
 
 	packages []string
 	gotest   goTestFlags
@@ -96,7 +106,8 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.IntVar(&o.depth, "depth", strategies.DefaultDepth, "pct: the bug depth d")
 	fs.StringVar(&o.run, "run", "", "which tests, as in go test -run")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
-	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
+	fs.StringVar(&o.jsonMode, "json", "", "JSON on stdout: gosct's own events, one object per line (--json, --json=gosct), or go test -json's stream (--json=go)")
+	fs.Lookup("json").NoOptDefVal = "gosct"
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "go on after a test's first bug")
 	fs.BoolVar(&o.deps, "deps", true, "also instrument the packages of dependency modules (--deps=false: leave them uncontrolled)")
 	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps of one execution: past them a spin is a livelock, other work stops the test as not explored (default: the runtime's)")
@@ -107,6 +118,8 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
 	fs.BoolVar(&o.perProcess, "per-process", false, "run every schedule in a fresh process, for tests that cannot run twice in one (package-level state, sync.Once, init goroutines, os.Exit)")
 	fs.BoolVar(&o.checkDeterminism, "check-determinism", false, "run every schedule twice and report the first difference between the two runs, with its likely source")
+	fs.StringArrayVar(&o.annotate, "annotations", nil, "CI annotations, one per distinct bug: github (workflow commands on stdout), gitlab (code quality report, gl-code-quality-report.json); FORMAT=FILE writes them to FILE")
+	fs.StringVar(&o.coverage, "coverage", "", "write what the exploration reached to FILE: per test, the scheduling points reached and the orders tried of each pair of conflicting points")
 	fs.StringSliceVar(&o.controlOff, "control-off", nil, "turn controls of sources of nondeterminism off: rand, maps, time, goroutines, crypto (for testing --check-determinism)")
 	fs.MarkHidden("control-off")
 	fs.StringVar(&o.shard, "shard", "", "run part I of N of the search, for N machines (I/N, 1-based; env, env/N: the index from the job engine's environment, see docs/usage.md)")
@@ -142,6 +155,26 @@ func parseTest(args []string) (*testOptions, error) {
 		if strings.HasPrefix(p, "-") {
 			return nil, usagef("flag %s must come before the packages (go test flags go after --)", p)
 		}
+	}
+	switch o.jsonMode {
+	case "":
+	case "gosct":
+		o.json = true
+		if len(pos) > 0 && (pos[0] == "go" || pos[0] == "gosct") {
+			// pflag takes --json go as --json and a package "go".
+			return nil, usagef("write --json=%s (with =): --json alone is gosct's own stream", pos[0])
+		}
+	case "go":
+		o.goJSON = true
+	default:
+		return nil, usagef("--json must be gosct (the default) or go, not %q", o.jsonMode)
+	}
+	for _, a := range o.annotate {
+		spec, err := parseAnnotationSpec(a)
+		if err != nil {
+			return nil, err
+		}
+		o.annotations = append(o.annotations, spec)
 	}
 	o.packages = pos
 	if len(o.packages) == 0 {

@@ -31,7 +31,7 @@ func TestParseTestFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := testOptions{strategy: "pct", schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
-		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, keepGoing: true, deps: true, depsSet: true,
+		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, jsonMode: "gosct", keepGoing: true, deps: true, depsSet: true,
 		maxSteps: 500, races: "report", verbose: true, shardBy: "auto", packages: []string{"./a", "./b/..."}}
 	got := *o
 	got.gotest = goTestFlags{}
@@ -44,6 +44,35 @@ func TestParseTestFlags(t *testing.T) {
 	}
 	if !reflect.DeepEqual(g.run, []string{"-test.v", "-test.short", "-myflag=1"}) {
 		t.Errorf("binary flags %q", g.run)
+	}
+}
+
+// TestParseOutputFlags: --json keeps gosct's stream, --json=go selects go
+// test's; --annotations takes a format and an optional file.
+func TestParseOutputFlags(t *testing.T) {
+	o, err := parseTest([]string{"--json=go", "--annotations", "github", "--annotations=gitlab=cq.json", "--coverage", "cov.txt", "./p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []annotationSpec{{format: "github"}, {format: "gitlab", file: "cq.json"}}
+	if !o.goJSON || o.json || !reflect.DeepEqual(o.annotations, want) || o.coverage != "cov.txt" || !reflect.DeepEqual(o.packages, []string{"./p"}) {
+		t.Errorf("options %+v", o)
+	}
+	o, err = parseTest([]string{"--json", "./p"})
+	if err != nil || !o.json || o.goJSON {
+		t.Errorf("--json alone: %+v, %v", o, err)
+	}
+	for args, msg := range map[string]string{
+		"--json go ./p":         "write --json=go (with =)",
+		"--json=xml ./p":        `--json must be gosct (the default) or go, not "xml"`,
+		"--annotations jira":    `--annotations: unknown format "jira"`,
+		"--annotations github=": "no file after =",
+	} {
+		_, err := parseTest(strings.Fields(args))
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: error %v, want a usage error containing %q", args, err, msg)
+		}
 	}
 }
 

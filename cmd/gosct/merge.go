@@ -520,8 +520,14 @@ func bugKey(b jsonBug) string {
 }
 
 func bugEvent(b jsonBug) wire.Event {
-	return wire.Event{Event: "bug", Package: b.Package, Test: b.Test, Kind: b.Kind, Schedule: b.Schedule,
+	e := wire.Event{Event: "bug", Package: b.Package, Test: b.Test, Kind: b.Kind, Schedule: b.Schedule,
 		Strategy: b.Strategy, Trace: b.Trace, Message: b.Message, Report: b.Report, Key: b.Key, Replayed: b.Replayed}
+	if b.File != "" {
+		// The location the shard's report starts with, relative to
+		// the shard's working directory (the checkout's root, as here).
+		e.Pos = fmt.Sprintf("%s:%d", b.File, b.Line)
+	}
+	return e
 }
 
 // event is the merged test's "test" event.

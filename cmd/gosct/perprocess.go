@@ -144,7 +144,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 // goes on past it.
 func (r *runner) crashed(pkg, test string, schedule int, res *binaryResult) {
 	if !r.stream {
-		r.rep.output(res.output)
+		r.rep.output(pkg, res.output)
 	}
 	r.rep.message("error", pkg, test, "", fmt.Sprintf(
 		"schedule %d ended the test binary (exit status %d) before it reported (os.Exit, log.Fatal or a fatal error of Go's: output above); the saved search goes on past it", schedule, res.exitCode))

@@ -22,6 +22,15 @@ type reporter struct {
 	json     bool
 	verbose  bool
 	progress *progress
+	// cwd is what bug locations are relative to.
+	cwd string
+	// gojson, when set, writes go test's JSON stream instead of the
+	// reporter's own output (--json=go).
+	gojson *goJSON
+	// annot writes CI annotations of the distinct bugs (--annotations);
+	// cov gathers the coverage of the exploration (--coverage).
+	annot *annotator
+	cov   *coverageReport
 
 	strategy string
 	seed     int64
@@ -67,7 +76,7 @@ func newReporter(stdout, stderr io.Writer, json, verbose bool, strategy string, 
 	return &reporter{
 		stdout: stdout, stderr: stderr, json: json, verbose: verbose,
 		strategy: strategy, seed: seed, start: time.Now(),
-		keys: map[string]bool{}, systematic: isSystematic(strategy),
+		keys: map[string]bool{}, systematic: isSystematic(strategy), cwd: workDir(),
 	}
 }
 
@@ -92,6 +101,10 @@ type jsonBug struct {
 	Report     string `json:"report,omitempty"`
 	Regression string `json:"regression,omitempty"` // the regression trace that found it
 	Replayed   bool   `json:"replayed,omitempty"`
+	// File and Line are the bug's user location (the report's first
+	// line), File relative to the working directory when inside it.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 }
 
 type jsonTest struct {
@@ -156,6 +169,17 @@ type jsonSummary struct {
 	// gosct merge's summary, the number of parts merged.
 	Shard  string `json:"shard,omitempty"`
 	Shards int    `json:"shards,omitempty"`
+	// Coverage sums up the coverage report (--coverage).
+	Coverage *jsonCovSummary `json:"coverage,omitempty"`
+}
+
+// jsonCovSummary is the coverage report's totals, in the summary.
+type jsonCovSummary struct {
+	Points  int    `json:"points"`
+	Reached int    `json:"points_reached"`
+	Pairs   int    `json:"pairs"`
+	Both    int    `json:"pairs_both_orders"`
+	Report  string `json:"report"`
 }
 
 func (r *reporter) emit(v any) {
@@ -194,15 +218,24 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	if strategy == "" {
 		strategy = r.strategy
 	}
+	loc := relLocation(r.cwd, e.Pos)
+	e.Report = withLocation(e.Report, e.Pos, loc)
+	if r.annot != nil && !dup {
+		r.annot.bug(pkg, e, e.Report)
+	}
 	jb := jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
 		Strategy: strategy, Trace: e.Trace, Message: e.Message, Key: e.Key, Report: e.Report,
-		Regression: regression, Replayed: e.Replayed}
+		Regression: regression, Replayed: e.Replayed, File: loc.file, Line: loc.line}
 	if r.out != nil {
 		r.out.record(jb)
 		r.out.observe(wire.Event{Event: "bug"})
 	}
 	if r.json {
 		r.emit(jb)
+		return
+	}
+	if r.gojson != nil {
+		r.gojson.bug(pkg, e, regression, e.Report, dup && !r.verbose, jb)
 		return
 	}
 	w := r.stdout
@@ -224,6 +257,13 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 		}
 	}
 	if rep != "" {
+		if loc.file != "" {
+			// The location line stays at the start of the line, where
+			// editors' error formats (file:line: message) find it.
+			first, rest, _ := strings.Cut(rep, "\n")
+			fmt.Fprintf(w, "%s\n", first)
+			rep = rest
+		}
 		fmt.Fprintf(w, "%s\n\n", indent(rep, "    "))
 	}
 	if e.Trace != "" {
@@ -240,6 +280,9 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	r.schedules += e.Schedules
 	r.exploreS += e.ElapsedS
 	r.tests++
+	if r.cov != nil {
+		r.cov.testDone(pkg, e)
+	}
 	if e.Exhausted {
 		r.exhausted++
 	}
@@ -259,6 +302,10 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if r.json {
 		r.emit(jt)
+		return
+	}
+	if r.gojson != nil {
+		r.gojson.test(pkg, e, jt)
 		return
 	}
 	if !r.verbose {
@@ -281,6 +328,16 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	fmt.Fprintln(r.stdout)
 }
 
+// coverage takes what a test function's schedules reached (a "coverage"
+// event) into the coverage report.
+func (r *reporter) coverage(pkg string, e wire.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cov != nil {
+		r.cov.add(pkg, e)
+	}
+}
+
 // nondeterministic reports a schedule whose two runs differed
 // (--check-determinism).
 func (r *reporter) nondeterministic(pkg string, e wire.Event) {
@@ -288,8 +345,13 @@ func (r *reporter) nondeterministic(pkg string, e wire.Event) {
 	defer r.mu.Unlock()
 	r.clear()
 	r.nondet++
+	own := jsonMessage{Event: "nondeterministic", Package: pkg, Test: e.Test, Message: e.Message, Schedule: e.Schedule, Source: e.Source}
 	if r.json {
-		r.emit(jsonMessage{Event: "nondeterministic", Package: pkg, Test: e.Test, Message: e.Message, Schedule: e.Schedule, Source: e.Source})
+		r.emit(own)
+		return
+	}
+	if r.gojson != nil {
+		r.gojson.nondeterministic(pkg, e, own)
 		return
 	}
 	fmt.Fprintf(r.stdout, "--- NONDETERMINISTIC %s (package %s, schedule %d)\n    %s\n", e.Test, pkg, e.Schedule, e.Message)
@@ -313,6 +375,9 @@ func (r *reporter) message(kind, pkg, test, trace, msg string) {
 		r.emit(jm)
 		return
 	}
+	if r.gojson != nil && r.gojson.message(kind, pkg, test, msg) {
+		return
+	}
 	where := pkg
 	if test != "" {
 		where += " " + test
@@ -333,22 +398,38 @@ func label(kind string) string {
 	return ""
 }
 
-// output passes a test binary's output on: to stderr with --json (stdout
-// holds only JSON), to stdout otherwise, like go test.
-func (r *reporter) output(b []byte) {
+// output passes the output of pkg's test binary on: to stderr with --json
+// (stdout holds only JSON), as the package's output with --json=go, to
+// stdout otherwise, like go test.
+func (r *reporter) output(pkg string, b []byte) {
 	if len(b) == 0 {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clear()
+	if r.gojson != nil && pkg != "" {
+		r.gojson.pkg(pkg)
+		r.gojson.output(pkg, "", string(b))
+		return
+	}
 	w := r.stdout
-	if r.json {
+	if r.json || r.gojson != nil {
 		w = r.stderr
 	}
 	w.Write(b)
 	if b[len(b)-1] != '\n' {
 		io.WriteString(w, "\n")
+	}
+}
+
+// pkgStart says that pkg's run begins (its builds and regression traces
+// included), for the streams that time packages.
+func (r *reporter) pkgStart(pkg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.gojson != nil {
+		r.gojson.pkg(pkg)
 	}
 }
 
@@ -374,7 +455,29 @@ func (r *reporter) pkgResult(status, pkg string, elapsed float64, detail string)
 		detail = strings.TrimSpace(seconds(elapsed) + " " + detail)
 	}
 	r.clear()
+	if r.gojson != nil {
+		r.gojson.pkgLine(status, pkg, detail)
+		return
+	}
 	fmt.Fprintf(r.stdout, "%-4s %s\t%s\n", status, pkg, detail)
+}
+
+// buildFailed reports a package whose instrumented test binary did not
+// build: the compiler's output (naming the user's files), an error, and
+// the package's line.
+func (r *reporter) buildFailed(pkg string, out []byte, msg string) {
+	r.mu.Lock()
+	if r.gojson != nil {
+		r.clear()
+		r.errors++
+		r.gojson.buildFailed(pkg, out)
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
+	r.output(pkg, out)
+	r.message("error", pkg, "", "", msg)
+	r.pkgLine("FAIL", pkg, "[build failed]")
 }
 
 // summary prints the totals at the end.
@@ -390,6 +493,10 @@ func (r *reporter) summary() {
 		ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, exploreS)), ExploreS: round3(exploreS),
 		Tests: r.tests, Exhausted: r.exhausted, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet,
 		Strategy: r.strategy, Seed: r.seed, Shard: r.shard, Shards: r.shards}
+	if r.cov != nil {
+		t := r.cov.totals()
+		js.Coverage = &jsonCovSummary{Points: t.points, Reached: t.reached, Pairs: t.pairs, Both: t.both, Report: r.cov.file}
+	}
 	if r.out != nil {
 		r.out.record(js)
 	}
@@ -398,6 +505,9 @@ func (r *reporter) summary() {
 		return
 	}
 	w := r.stdout
+	if r.gojson != nil {
+		w = r.stderr // stdout holds go test's stream
+	}
 	fmt.Fprintf(w, "gosct: %d schedule%s of %d test%s in %s (%s schedules/s), ",
 		r.schedules, plural(r.schedules), r.tests, plural(r.tests), seconds(elapsed), rate(r.schedules, exploreS))
 	if r.bugs == 0 {
@@ -416,6 +526,9 @@ func (r *reporter) summary() {
 		fmt.Fprintf(w, "; %d shards merged", r.shards)
 	}
 	fmt.Fprintln(w)
+	if r.cov != nil {
+		fmt.Fprintf(w, "gosct: %s\n", r.cov.summary())
+	}
 	if n := len(r.notExplored); n > 0 {
 		// Stopped before their limits: their few schedules prove
 		// nothing, so they are not among the passed.

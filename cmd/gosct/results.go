@@ -276,6 +276,9 @@ func writeFileAtomic(path string, b []byte) error {
 		return err
 	}
 	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chmod(0o644) // a report others read (CI artifacts), not a temporary file
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -156,6 +156,24 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	rep := newReporter(stdout, stderr, o.json, o.verbose, o.strategy, o.seed)
+	if o.goJSON {
+		rep.gojson = newGoJSON(stdout, rep.cwd)
+	}
+	if len(o.annotations) > 0 {
+		out := stdout
+		if o.json || o.goJSON {
+			out = stderr // stdout holds JSON; the CI runner reads both
+		}
+		a, err := newAnnotator(o.annotations, out, rep.cwd)
+		if err != nil {
+			fmt.Fprintf(stderr, "gosct test: %v\n", err)
+			return exitError
+		}
+		rep.annot = a
+	}
+	if o.coverage != "" {
+		rep.cov = newCoverageReport(o.coverage, rep.cwd, o.races != "sync")
+	}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
 		rep.progress = newProgress(stderr, o.strategy)
 	}
@@ -244,6 +262,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		start := time.Now()
+		rep.pkgStart(pkg.ImportPath)
 		bugs0, errs0, unexplored0 := r.bugs, rep.errors, len(rep.notExplored)
 		keep := func(test string) bool {
 			if !contains(pkg.Tests, test) {
@@ -262,7 +281,10 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
 			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay,
-			CheckDeterminism: o.checkDeterminism, Free: o.controlOff,
+			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "",
+		}
+		if rep.cov != nil {
+			rep.cov.addPackage(pkg)
 		}
 		r.describePackage(i, pkg, &cfg)
 		if byRange {
@@ -278,6 +300,17 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if ctx.Err() != nil {
 		rep.message("error", "", "", "", "interrupted")
+	}
+	if rep.annot != nil {
+		if err := rep.annot.close(); err != nil {
+			rep.message("error", "", "", "", err.Error())
+		}
+	}
+	if rep.cov != nil {
+		header := fmt.Sprintf("Run: gosct test %s (strategy %s, seed %d).", strings.Join(args, " "), o.strategy, o.seed)
+		if err := rep.cov.write(header); err != nil {
+			rep.message("error", "", "", "", err.Error())
+		}
 	}
 	rep.summary()
 	return exitStatus(r.bugs+r.nondet, rep.errors)
@@ -371,13 +404,11 @@ func (r *runner) builtPackage(pkg *rewrite.Package, b built) (string, bool) {
 		}
 	}
 	if b.err != nil {
-		r.rep.output(b.out)
 		msg := "build failed: " + strings.TrimSpace(lastLine(b.err.Error()))
 		if why := r.plainBuilds(pkg); why != "" {
 			msg += "; " + why
 		}
-		r.rep.message("error", pkg.ImportPath, "", "", msg)
-		r.rep.pkgLine("FAIL", pkg.ImportPath, "[build failed]")
+		r.rep.buildFailed(pkg.ImportPath, b.out, msg)
 		return "", false
 	}
 	return b.bin, true
@@ -554,6 +585,10 @@ func (r *runner) event(pkg string, e wire.Event, regression string) {
 			msg = fmt.Sprintf("regression trace %s no longer follows the code (fixed, or changed?): %s", regression, msg)
 		}
 		r.rep.message("diverged", pkg, e.Test, e.Trace, msg)
+	case "coverage":
+		if regression == "" {
+			r.rep.coverage(pkg, e)
+		}
 	case "nondeterministic":
 		r.nondet++
 		r.rep.nondeterministic(pkg, e)
@@ -596,14 +631,14 @@ func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 	switch {
 	case len(missing) > 0 && res.exitCode != 0:
 		if !r.stream {
-			r.rep.output(res.output)
+			r.rep.output(pkg, res.output)
 		}
 		r.rep.message("error", pkg, missing[0], "", fmt.Sprintf("the test binary exited with status %d before reporting %s (output above)", res.exitCode, strings.Join(missing, ", ")))
 	case len(missing) > 0:
 		r.rep.message("warning", pkg, "", "", fmt.Sprintf("no gosct result for %s: the test ran without scheduling control", strings.Join(missing, ", ")))
 	case res.exitCode != 0 && bugs == 0 && errs == 0:
 		if !r.stream {
-			r.rep.output(res.output)
+			r.rep.output(pkg, res.output)
 		}
 		r.rep.message("error", pkg, "", "", fmt.Sprintf("the test binary failed (exit status %d) outside the schedules gosct controls (output above)", res.exitCode))
 	}
