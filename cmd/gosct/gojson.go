@@ -34,10 +34,13 @@ import (
 //     fails it (gosct's exit status 2), as does a nondeterministic
 //     schedule (exit status 1).
 //
-// Packages run one after the other; the summary goes to stderr.
+// Packages run one after the other. There is no summary: go test's
+// readers print their own, and take anything on stderr for an error.
 type goJSON struct {
-	w    io.Writer
-	cwd  string
+	w        io.Writer
+	cwd      string
+	strategy string
+	seed     int64
 	now  func() time.Time
 	pkgs map[string]*goPkg
 }
@@ -72,8 +75,8 @@ type goEvent struct {
 	ImportPath string `json:"ImportPath,omitempty"`
 }
 
-func newGoJSON(w io.Writer, cwd string) *goJSON {
-	return &goJSON{w: w, cwd: cwd, now: time.Now, pkgs: map[string]*goPkg{}}
+func newGoJSON(w io.Writer, cwd, strategy string, seed int64) *goJSON {
+	return &goJSON{w: w, cwd: cwd, strategy: strategy, seed: seed, now: time.Now, pkgs: map[string]*goPkg{}}
 }
 
 func (g *goJSON) emit(ev goEvent) {
@@ -196,6 +199,7 @@ func (g *goJSON) test(pkg string, e wire.Event, own any) {
 	} else {
 		line += ", no bug"
 	}
+	line += fmt.Sprintf("; strategy %s, seed %d", g.strategy, g.seed)
 	if e.Status != "" {
 		line += "; " + e.Status
 	}

@@ -506,7 +506,10 @@ func (r *reporter) summary() {
 	}
 	w := r.stdout
 	if r.gojson != nil {
-		w = r.stderr // stdout holds go test's stream
+		// stdout holds go test's stream, and its readers take anything
+		// on stderr for errors: each test's output says what the
+		// summary would (schedules, strategy, seed).
+		return
 	}
 	fmt.Fprintf(w, "gosct: %d schedule%s of %d test%s in %s (%s schedules/s), ",
 		r.schedules, plural(r.schedules), r.tests, plural(r.tests), seconds(elapsed), rate(r.schedules, exploreS))

@@ -157,7 +157,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep := newReporter(stdout, stderr, o.json, o.verbose, o.strategy, o.seed)
 	if o.goJSON {
-		rep.gojson = newGoJSON(stdout, rep.cwd)
+		rep.gojson = newGoJSON(stdout, rep.cwd, o.strategy, o.seed)
 	}
 	if len(o.annotations) > 0 {
 		out := stdout

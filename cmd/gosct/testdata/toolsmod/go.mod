@@ -1,0 +1,3 @@
+module example.com/toolsmod
+
+go 1.22
