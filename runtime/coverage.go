@@ -37,10 +37,11 @@ import (
 //     send is always before the receive of its value).
 //
 // An ordered pair a→b of points is recorded in a schedule when b's access
-// is the next conflicting access to its object after a's, from another
-// goroutine: b writes and a is the last write or a read since it, or b
-// reads and a is the last write (the dependences of adjacent accesses,
-// as in Maple's iRoots or DPOR's races). The report says, for each
+// to an object comes right after a's in the object's history, conflicts
+// with it, and is another goroutine's: b reads and a is the last write;
+// b writes and a is one of the reads since the last write, or the last
+// write when none read it (the dependences between adjacent accesses, as
+// Maple's iRoots and DPOR's races take them). The report says, for each
 // unordered pair, in how many schedules each order happened: a pair seen
 // in one order only is an interleaving the exploration did not try (or
 // one the program cannot take).
@@ -217,7 +218,14 @@ func (c *coverage) intern(pos string) int32 {
 //
 //go:norace
 func (c *coverage) reach(g *goroutine, op opKind, pcs *covPCs) {
-	pos := c.position(pcs)
+	c.reachAt(g, op, c.position(pcs))
+}
+
+// reachAt records that g arrived at the point of op at the position of
+// index pos (-1: none). Lock held.
+//
+//go:norace
+func (c *coverage) reachAt(g *goroutine, op opKind, pos int32) {
 	g.covSeq++
 	if pos < 0 {
 		g.covPoint = 0
@@ -254,10 +262,10 @@ func (c *coverage) touch(g *goroutine, key uintptr, write bool) {
 		return
 	}
 	o.last = a
-	if o.hasW && o.w.g != a.g {
-		c.pair(o.w.p, a.p)
-	}
 	if !write {
+		if o.hasW && o.w.g != a.g {
+			c.pair(o.w.p, a.p)
+		}
 		for _, r := range o.reads {
 			if r.g == a.g && r.p == a.p {
 				return
@@ -265,6 +273,11 @@ func (c *coverage) touch(g *goroutine, key uintptr, write bool) {
 		}
 		o.reads = append(o.reads, a)
 		return
+	}
+	// A write follows the reads since the last write, or the last write
+	// when none read it.
+	if len(o.reads) == 0 && o.hasW && o.w.g != a.g {
+		c.pair(o.w.p, a.p)
 	}
 	for _, r := range o.reads {
 		if r.g != a.g {

@@ -41,8 +41,8 @@ type goJSON struct {
 	cwd      string
 	strategy string
 	seed     int64
-	now  func() time.Time
-	pkgs map[string]*goPkg
+	now      func() time.Time
+	pkgs     map[string]*goPkg
 }
 
 type goPkg struct {
@@ -61,6 +61,9 @@ type goTest struct {
 
 // goEvent is test2json's event.
 type goEvent struct {
+	// ImportPath is set on go build's events (build-output, build-fail),
+	// which share go test's stream.
+	ImportPath  string   `json:"ImportPath,omitempty"`
 	Time        string   `json:"Time,omitempty"`
 	Action      string   `json:"Action"`
 	Package     string   `json:"Package,omitempty"`
@@ -70,9 +73,6 @@ type goEvent struct {
 	FailedBuild string   `json:"FailedBuild,omitempty"`
 	Key         string   `json:"Key,omitempty"`
 	Value       string   `json:"Value,omitempty"`
-	// ImportPath is set on go build's events (build-output, build-fail),
-	// which share go test's stream.
-	ImportPath string `json:"ImportPath,omitempty"`
 }
 
 func newGoJSON(w io.Writer, cwd, strategy string, seed int64) *goJSON {
