@@ -368,7 +368,7 @@ func TestE2EAnnotationsCorpus(t *testing.T) {
 	var issues []struct {
 		CheckName string `json:"check_name"`
 		Location  struct {
-			Path  string `json:"path"`
+			Path  string              `json:"path"`
 			Lines struct{ Begin int } `json:"lines"`
 		} `json:"location"`
 	}
