@@ -3,6 +3,7 @@ package runtime
 import (
 	"runtime"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"github.com/gosct/gosct/internal/wire"
@@ -109,18 +110,17 @@ type covObject struct {
 	last covAccess
 }
 
-// maxCovPCs bounds the frames looked at to find the user's call of a hook:
-// the hooks call yield at most a few frames down.
-const maxCovPCs = 12
-
 // covPCs are the return addresses of a scheduling point's goroutine,
-// captured before the lock.
+// captured before the lock: the hook and its caller, which is the user's
+// code for most hooks. runtime.Callers costs by the frame, so it takes
+// two; position takes the whole stack when they are not enough (a hook
+// calling another: LockerLock, Lock).
 type covPCs struct {
-	pcs [maxCovPCs]uintptr
+	pcs [2]uintptr
 	n   int
 }
 
-// capture records the caller's stack, from its caller up.
+// capture records the caller's caller and its caller.
 //
 //go:norace
 //go:noinline
@@ -154,7 +154,22 @@ func (c *coverage) commit() {
 //
 //go:norace
 func (c *coverage) position(pcs *covPCs) int32 {
-	for _, pc := range pcs.pcs[:pcs.n] {
+	if i, ok := c.first(pcs.pcs[:pcs.n]); ok || pcs.n < len(pcs.pcs) {
+		return i
+	}
+	var all [32]uintptr
+	n := runtime.Callers(2, all[:])
+	i, _ := c.first(all[:n])
+	return i
+}
+
+// first is the position index of the first of pcs that has a user frame;
+// ok is false when every frame of pcs is the runtime's (the caller may
+// look further).
+//
+//go:norace
+func (c *coverage) first(pcs []uintptr) (int32, bool) {
+	for _, pc := range pcs {
 		v := c.pcs.get(pc)
 		if v == 0 {
 			v = c.resolve(pc)
@@ -162,12 +177,12 @@ func (c *coverage) position(pcs *covPCs) int32 {
 		}
 		switch {
 		case v > 0:
-			return v - 1
+			return v - 1, true
 		case v == -2:
-			return -1
+			return -1, true
 		}
 	}
-	return -1
+	return -1, false
 }
 
 // resolve finds the first frame of user code in pc's frames (inlined
@@ -182,7 +197,9 @@ func (c *coverage) resolve(pc uintptr) int32 {
 		f, more := frames.Next()
 		if f.File != "" {
 			any = true
-			if !isRuntimeFrame(f.Function) {
+			// The runtime's own tests count as user code, as for
+			// the race detector (accessPC).
+			if !isRuntimeFrame(f.Function) || strings.HasSuffix(f.File, "_test.go") {
 				return c.intern(f.File + ":" + itoa(f.Line))
 			}
 		}
