@@ -39,6 +39,7 @@ func (r *covRun) at(id int, pos string, op opKind) *goroutine {
 
 // pairs renders the ordered pairs with their schedules.
 func (r *covRun) pairs() string {
+	r.c.commit()
 	rep := r.c.report()
 	var out []string
 	for _, p := range rep.Pairs {
@@ -73,6 +74,7 @@ func TestCoverageMemoryPairs(t *testing.T) {
 	if got, want := r.pairs(), "a.go:1>a.go:2:2 a.go:1>a.go:3:1 a.go:2>a.go:1:1 a.go:3>a.go:4:1"; got != want {
 		t.Errorf("after a second execution: pairs %s, want %s", got, want)
 	}
+	r.c.commit()
 	for _, p := range r.c.report().Points {
 		if p.Pos == "a.go:1" && p.Schedules != 2 {
 			t.Errorf("a.go:1 reached in %d schedules, want 2", p.Schedules)
