@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gosct/gosct/internal/wire"
 )
@@ -90,7 +91,17 @@ func (g *goJSON) emit(ev goEvent) {
 	g.w.Write(append(b, '\n'))
 }
 
-// output emits text as output events, one per line, as test2json does.
+// outputMax and attrLineMax are test2json's buffer sizes: it cuts an
+// output line longer than outputMax bytes into events of at most that
+// many, and reads the test binary's lines (an "=== ATTR" line among them)
+// up to attrLineMax bytes, so that go test never writes a longer attr.
+const (
+	outputMax   = 1024
+	attrLineMax = 4096
+)
+
+// output emits text as output events, one per line, as test2json does:
+// a line too long for test2json's buffer in pieces, cut between runes.
 func (g *goJSON) output(pkg, test, text string) {
 	for _, line := range strings.SplitAfter(text, "\n") {
 		if line == "" {
@@ -99,9 +110,29 @@ func (g *goJSON) output(pkg, test, text string) {
 		if !strings.HasSuffix(line, "\n") {
 			line += "\n"
 		}
-		l := line
-		g.emit(goEvent{Action: "output", Package: pkg, Test: test, Output: &l})
+		for len(line) > 0 {
+			n := len(line)
+			if n > outputMax {
+				n = runeCut(line[:outputMax])
+			}
+			l := line[:n]
+			line = line[n:]
+			g.emit(goEvent{Action: "output", Package: pkg, Test: test, Output: &l})
+		}
 	}
+}
+
+// runeCut is the length of s without an incomplete rune at its end.
+func runeCut(s string) int {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			if !utf8.FullRuneInString(s[i:]) && i > 0 {
+				return i
+			}
+			break
+		}
+	}
+	return len(s)
 }
 
 // pkg starts pkg's stream if it has not started.
@@ -146,13 +177,47 @@ func (g *goJSON) end(pkg, test, action string, elapsed float64) {
 	}
 }
 
-// attr attaches gosct's own event v to test.
+// attr attaches gosct's own event v to test, its longest strings
+// shortened if it would not fit the line test2json reads (no attr of go
+// test is longer); it is left out if even that does not make it fit.
 func (g *goJSON) attr(pkg, test string, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return
 	}
+	room := attrLineMax - len("\x16=== ATTR  "+test+" gosct \n")
+	if len(b) > room {
+		if b = shorten(b, room); b == nil {
+			return
+		}
+	}
 	g.emit(goEvent{Action: "attr", Package: pkg, Test: test, Key: "gosct", Value: string(b)})
+}
+
+// shorten halves the longest string of the JSON object b (ending it with
+// "...") until b fits in room bytes; nil when it cannot.
+func shorten(b []byte, room int) []byte {
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	for len(b) > room {
+		long := ""
+		for k, v := range m {
+			if s, ok := v.(string); ok && (long == "" || len(s) > len(m[long].(string)) || len(s) == len(m[long].(string)) && k < long) {
+				long = k
+			}
+		}
+		s, _ := m[long].(string)
+		if len(s) < 32 {
+			return nil
+		}
+		m[long] = s[:runeCut(s[:len(s)/2])] + "..."
+		if b, _ = json.Marshal(m); b == nil {
+			return nil
+		}
+	}
+	return b
 }
 
 // bug reports a bug as the failing subtest of its schedule. report is the
@@ -300,6 +365,7 @@ func (g *goJSON) pkgLine(status, pkg, detail string) {
 		if i := strings.Index(detail, "["); i >= 0 {
 			note = " " + detail[i:]
 		}
+		g.output(pkg, "", "PASS\n") // the test binary's last line, from which test2json takes the package's pass
 		g.output(pkg, "", fmt.Sprintf("ok  \t%s\t%.3fs%s\n", pkg, el, note))
 		g.emit(goEvent{Action: "pass", Package: pkg, Elapsed: &el})
 	}

@@ -235,7 +235,9 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 		return
 	}
 	if r.gojson != nil {
-		r.gojson.bug(pkg, e, regression, e.Report, dup && !r.verbose, jb)
+		own := jb
+		own.Report = "" // the subtest's output
+		r.gojson.bug(pkg, e, regression, e.Report, dup && !r.verbose, own)
 		return
 	}
 	w := r.stdout

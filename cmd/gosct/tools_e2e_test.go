@@ -230,6 +230,7 @@ func TestE2EGoJSONGotestsum(t *testing.T) {
 		t.Fatalf("want exit 1:\n%s", r)
 	}
 	ends, outputs := checkGoStream(t, r.stdout)
+	checkTest2JSON(t, r.stdout)
 	bugTest := ""
 	for k, a := range ends {
 		if strings.HasPrefix(k, "example.com/e2emod/buggy TestTransferBothWays/schedule_") {

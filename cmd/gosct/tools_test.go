@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,6 +44,7 @@ func TestGoJSONStream(t *testing.T) {
 	r.summary()
 
 	ends, outputs := checkGoStream(t, out.String())
+	checkTest2JSON(t, out.String())
 	for k, want := range map[string]string{
 		"example.com/m/a TestA":            "fail",
 		"example.com/m/a TestA/replay_dl":  "fail",
@@ -81,6 +83,45 @@ func TestGoJSONStream(t *testing.T) {
 	}
 	if errOut.Len() != 0 {
 		t.Errorf("stderr: %s", errOut)
+	}
+}
+
+// TestGoJSONLongLines: lines longer than test2json's buffer come in the
+// pieces test2json makes of them (cut between runes), and gosct's event
+// is shortened to fit the longest attr line go test can carry, so that
+// the stream is still what Go's test2json writes.
+func TestGoJSONLongLines(t *testing.T) {
+	r, out, _ := goJSONReporter()
+	long := strings.Repeat("G1 (a.go:8) mutex lock (mutex held by G2, é); ", 60)
+	r.pkgStart("example.com/m/a")
+	r.bug("example.com/m/a", wire.Event{Event: "bug", Test: "TestA", Kind: "deadlock", Schedule: 3, Trace: "/t/a.json",
+		Pos: "/m/a/a.go:9", Report: "/m/a/a.go:9: deadlock: " + long + "\n", Message: long, Key: strings.Repeat("deadlock:a.go:9,", 300)}, "")
+	r.test("example.com/m/a", wire.Event{Event: "test", Test: "TestA", Schedules: 3, Bugs: 1, ElapsedS: 0.5})
+	r.pkgLine("FAIL", "example.com/m/a", "1s")
+	r.test("example.com/m/b", wire.Event{Event: "test", Test: "TestB", Schedules: 3, ElapsedS: 0.5, Status: long})
+	r.pkgLine("ok", "example.com/m/b", "1s")
+
+	checkTest2JSON(t, out.String())
+	_, outputs := checkGoStream(t, out.String())
+	if !strings.Contains(outputs["example.com/m/a TestA/schedule_3"], "    a/a.go:9: deadlock: "+long+"\n") {
+		t.Errorf("the long line is not whole once its pieces are joined:\n%s", outputs["example.com/m/a TestA/schedule_3"])
+	}
+	attrs := 0
+	for _, l := range strings.Split(out.String(), "\n") {
+		var e goEvent
+		if json.Unmarshal([]byte(l), &e) == nil && e.Action == "attr" {
+			attrs++
+			var own map[string]any
+			if err := json.Unmarshal([]byte(e.Value), &own); err != nil || len("\x16=== ATTR  "+e.Test+" gosct "+e.Value+"\n") > 4096 {
+				t.Errorf("attr of %s: %d bytes (%v)", e.Test, len(e.Value), err)
+			}
+			if own["event"] == "bug" && (own["report"] != nil || !strings.HasSuffix(own["key"].(string), "...")) {
+				t.Errorf("attr of the bug: want no report (it is the output) and the key shortened: %s", e.Value)
+			}
+		}
+	}
+	if attrs != 3 {
+		t.Errorf("%d attr events, want 3", attrs)
 	}
 }
 
