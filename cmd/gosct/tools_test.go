@@ -38,6 +38,7 @@ func TestGoJSONStream(t *testing.T) {
 	r.test("example.com/m/a", wire.Event{Event: "test", Test: "TestLong", Schedules: 1, ElapsedS: 0.1, Message: wire.StopTooLong})
 	r.message("error", "example.com/m/a", "TestCrash", "", "the test binary exited with status 2")
 	r.test("example.com/m/a", wire.Event{Event: "test", Test: "TestOK", Schedules: 100, ElapsedS: 0.2})
+	r.message("warning", "example.com/m/a", "", "", "a warning of the package")
 	r.pkgLine("FAIL", "example.com/m/a", "1s [1 bug]")
 	r.buildFailed("example.com/m/b", []byte("b/b.go:3:1: syntax error\n"), "build failed: exit status 1")
 	r.pkgLine("?", "example.com/m/c", "[no test files]")
@@ -68,7 +69,7 @@ func TestGoJSONStream(t *testing.T) {
 		"example.com/m/a TestCrash":        "    gosct: error: the test binary exited with status 2\n",
 		"example.com/m/b ":                 "FAIL\texample.com/m/b [build failed]\n",
 		"example.com/m/c ":                 "?   \texample.com/m/c\t[no test files]\n",
-		"example.com/m/a ":                 "FAIL\nFAIL\texample.com/m/a\t0.000s\n",
+		"example.com/m/a ":                 "gosct: warning: a warning of the package\nFAIL\nFAIL\texample.com/m/a\t0.000s\n",
 	} {
 		if !strings.Contains(outputs[k], want) {
 			t.Errorf("output of %q lacks %q:\n%s", k, want, outputs[k])
