@@ -219,6 +219,7 @@ func RUnlock(rw *sync.RWMutex) {
 		return
 	}
 	e.mu.Lock()
+	e.noteObj(me, ptrOf(rw)) // the step names the RWMutex, as RLock's does
 	e.releaseMerge(rwReaders(rw))
 	if msg := e.rwRUnlock(me, e.sync.rw(rw)); msg != "" {
 		e.fatal(me, msg)

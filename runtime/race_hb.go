@@ -165,6 +165,7 @@ func (e *execution) slotOp(g *goroutine, c *chanHB, i uint64) {
 //
 //go:norace
 func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
+	e.noteObj(g, k)
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -178,6 +179,7 @@ func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
 //go:norace
 func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool) {
 	tsanRelay(g) // received for g by another goroutine: a close, a poll
+	e.noteObj(g, k)
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -212,6 +214,8 @@ func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) 
 	// the receive before this send too can hide a race, never invent one.
 	tsanFlow(s, r)
 	tsanFlow(r, s)
+	e.noteObj(s, k)
+	e.noteObj(r, k)
 	if !e.hbOn() || s == nil || r == nil {
 		return
 	}
@@ -227,6 +231,7 @@ func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) 
 //
 //go:norace
 func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
+	e.noteObj(g, k)
 	if !e.hbOn() || g == nil {
 		return
 	}
