@@ -28,49 +28,103 @@ import (
 //
 //go:norace
 func (x *explorer) minimize(e *execution, body func(*testing.T)) (*execution, *replay.Minimized) {
-	start := time.Now()
-	deadline := start.Add(time.Duration(x.c.MinimizeNS))
-	if !x.deadline.IsZero() && x.deadline.Before(deadline) {
-		deadline = x.deadline
+	m := &minimizer{x: x, e: e, body: body, start: time.Now()}
+	m.deadline = m.start.Add(time.Duration(x.c.MinimizeNS))
+	if !x.deadline.IsZero() && x.deadline.Before(m.deadline) {
+		m.deadline = x.deadline
 	}
-	set := x.set
-	set.quiet = true
-	runs := 0
-	run := func(s *strategies.Shrink) *execution {
-		runs++
-		s.NewExecution()
-		r, _ := x.runOnce("schedule_"+itoa(x.schedules)+"_min_"+itoa(runs), s, set, e.in, body)
-		return r
-	}
-	same := func(r *execution) bool {
-		return r.bug != nil && r.bug.kind == e.bug.kind && r.bug.key == e.bug.key && !r.uncontrolled && !r.tooLong
-	}
+	m.set = x.set
+	m.set.quiet = true
 	// The strategy's schedule once more, to learn its deviations.
+	best, devs := m.follow(e)
+	if best == nil {
+		return e, nil
+	}
+	best, devs, complete := m.ddmin(best, devs)
+	// Dropping deviations cannot put a switch where the strategy never
+	// made one: a bug that needs one preemption, found by a schedule
+	// whose switches are all elsewhere, keeps two. Preemption bounding
+	// finds the fewest, bound by bound; the schedule it finds is then
+	// shrunk in steps like the first.
+	if p := sizeOf(best).Preemptions; p > 0 && m.timeLeft() {
+		if r := m.bounded(p - 1); r != nil {
+			if r2, devs2 := m.follow(r); r2 != nil && smaller(sizeOf(r2), sizeOf(best)) {
+				best, devs, complete = m.ddmin(r2, devs2)
+			}
+		}
+	}
+	_ = devs
+	return best, &replay.Minimized{From: sizeOf(e), To: sizeOf(best), Runs: m.runs, ElapsedS: time.Since(m.start).Seconds(), Complete: complete}
+}
+
+// minimizer runs the candidate schedules of one bug.
+type minimizer struct {
+	x        *explorer
+	e        *execution // the strategy's buggy execution
+	body     func(*testing.T)
+	set      settings
+	start    time.Time
+	deadline time.Time
+	runs     int
+}
+
+//go:norace
+func (m *minimizer) timeLeft() bool { return time.Now().Before(m.deadline) }
+
+// run runs one candidate, quietly, with the bug's inputs.
+//
+//go:norace
+func (m *minimizer) run(s strategies.Strategy) *execution {
+	m.runs++
+	r, _ := m.x.runOnce("schedule_"+itoa(m.x.schedules)+"_min_"+itoa(m.runs), s, m.set, m.e.in, m.body)
+	return r
+}
+
+// same reports whether r ends in the bug being minimized.
+//
+//go:norace
+func (m *minimizer) same(r *execution) bool {
+	return r.bug != nil && r.bug.kind == m.e.bug.kind && r.bug.key == m.e.bug.key && !r.uncontrolled && !r.tooLong
+}
+
+// follow runs the schedule of e again and returns the run and its
+// deviations from the default; nil if it did not end in the same bug.
+//
+//go:norace
+func (m *minimizer) follow(e *execution) (*execution, []strategies.Deviation) {
 	rec := make([]strategies.Deviation, len(e.trail))
 	for i, d := range e.trail {
 		rec[i] = strategies.Deviation{Kind: d.kind, Choice: int(d.choice)}
 	}
 	s := strategies.FollowSchedule(rec)
-	best := run(s)
-	if !same(best) {
-		return e, nil
+	s.NewExecution()
+	r := m.run(s)
+	if !m.same(r) {
+		return nil, nil
 	}
+	return r, append([]strategies.Deviation(nil), s.Taken...)
+}
+
+// ddmin drops parts of devs while the bug stays and the schedule does not
+// grow: halves, then quarters..., until no part can be dropped (complete)
+// or the time is up.
+//
+//go:norace
+func (m *minimizer) ddmin(best *execution, devs []strategies.Deviation) (*execution, []strategies.Deviation, bool) {
 	size := sizeOf(best)
-	devs := append([]strategies.Deviation(nil), s.Taken...)
-	complete := false
-	for n := 2; time.Now().Before(deadline); {
+	for n := 2; m.timeLeft(); {
 		if len(devs) == 0 {
-			complete = true
-			break
+			return best, devs, true
 		}
 		n = min(n, len(devs))
 		chunk := (len(devs) + n - 1) / n
 		shrunk := false
-		for i := 0; i < len(devs) && time.Now().Before(deadline); i += chunk {
+		for i := 0; i < len(devs) && m.timeLeft(); i += chunk {
 			cand := append(append([]strategies.Deviation(nil), devs[:i]...), devs[min(i+chunk, len(devs)):]...)
 			sh := strategies.NewShrink(cand)
-			r := run(sh)
-			if sz := sizeOf(r); same(r) && !smaller(size, sz) {
+			sh.NewExecution()
+			r := m.run(sh)
+			if sz := sizeOf(r); m.same(r) && !smaller(size, sz) {
 				best, size = r, sz
 				devs = append(devs[:0:0], sh.Taken...)
 				n = max(n-1, 2)
@@ -80,13 +134,34 @@ func (x *explorer) minimize(e *execution, body func(*testing.T)) (*execution, *r
 		}
 		if !shrunk {
 			if n >= len(devs) {
-				complete = true
-				break
+				return best, devs, true
 			}
 			n = min(2*n, len(devs))
 		}
 	}
-	return best, &replay.Minimized{From: sizeOf(e), To: size, Runs: runs, ElapsedS: time.Since(start).Seconds(), Complete: complete}
+	return best, devs, false
+}
+
+// bounded looks for the bug among the schedules of at most bound
+// preemptions, fewest first (iterative preemption bounding), and returns
+// the first run that ends in it; nil if none did in the time left.
+//
+//go:norace
+func (m *minimizer) bounded(bound int) *execution {
+	b := bound
+	if b == 0 {
+		b = -1 // strategies.Options: bound 0 itself
+	}
+	s, err := strategies.New("pb", strategies.Options{Seed: m.x.c.Seed, Bound: b})
+	if err != nil {
+		return nil
+	}
+	for m.timeLeft() && s.NewExecution() {
+		if r := m.run(s); m.same(r) {
+			return r
+		}
+	}
+	return nil
 }
 
 // sizeOf measures e's schedule.
