@@ -192,7 +192,7 @@ func perfettoJSON(t *replay.Trace) ([]byte, error) {
 		S    string         `json:"s,omitempty"`
 		Args map[string]any `json:"args,omitempty"`
 	}
-	const unit = 1000 // µs per step
+	const unit = 1000                       // µs per step
 	tid := func(g int) int { return g + 2 } // the clock, G -1, is thread 1
 	var evs []event
 	evs = append(evs, event{Name: "process_name", Ph: "M", Pid: 1, Args: map[string]any{"name": t.Test}})
