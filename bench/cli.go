@@ -28,6 +28,9 @@ const DefaultSchedules = 30000
 // the benchmark past its 30 minutes.
 const DefaultBudget = 10 * time.Second
 
+// DefaultMinimize is gosct test's --minimize default.
+const DefaultMinimize = 5 * time.Second
+
 // Main is the gosct-bench command: it returns the exit status.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("gosct-bench", pflag.ContinueOnError)
@@ -46,6 +49,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "exit 1 if any run misses a known bug, reports a bug on a fixed program, or fails")
 	notes := fs.String("notes", "bench/reading.md", "markdown appended to the report (the reading of the figures); missing file: none")
 	quiet := fs.BoolP("quiet", "q", false, "no per-run log on stderr")
+	minimize := fs.Duration("minimize", DefaultMinimize, "how long to shrink each bug's schedule, as gosct test --minimize (0: not shrunk)")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -96,7 +100,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			checkStop(r, rep.Budget, rep.Schedules)
 		}
 	} else {
-		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
+		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races, Minimize: *minimize}
 		if !*quiet {
 			c.Log = stderr
 		}

@@ -72,6 +72,11 @@ func (rep *Report) Check() []string {
 			case !p.IsFixed() && !r.Found:
 				out = append(out, fmt.Sprintf("%s: %s missed the %s in %d schedules", p.Dir, s.Name, p.Kind, r.Schedules))
 			}
+			if r != nil {
+				for _, e := range r.StepErrors {
+					out = append(out, fmt.Sprintf("%s: %s: a trace's steps contradict causality: %s", p.Dir, s.Name, e))
+				}
+			}
 		}
 	}
 	return out
