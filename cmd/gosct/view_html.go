@@ -20,7 +20,7 @@ header .bugline { color: #b3261e; font-weight: 600; margin: 2px 0; white-space: 
 header .meta { color: #5a6272; }
 #legend span { display: inline-block; margin-right: 12px; }
 #legend i { display: inline-block; width: 12px; height: 12px; vertical-align: -2px; margin-right: 4px; border-radius: 2px; }
-#scroller { overflow: auto; position: relative; max-height: calc(100vh - 250px); border-bottom: 1px solid #d8dce3; }
+#scroller { overflow-x: auto; position: relative; border-bottom: 1px solid #d8dce3; }
 #timeline { position: relative; }
 .axis, .lane { display: flex; width: max-content; min-width: 100%; }
 .label { position: sticky; left: 0; z-index: 3; flex: 0 0 190px; background: #f5f6f8; border-right: 1px solid #d8dce3; padding: 4px 8px; box-sizing: border-box; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; cursor: pointer; }
