@@ -88,6 +88,9 @@ type goroutine struct {
 	stackText                       string
 	lastStep, blockedStep, resumeOf int
 	pendObj                         int
+	// opObj is the object of the operation in progress (a mutex, a
+	// channel), set by its hook: a step that blocks names it.
+	opObj unsafe.Pointer
 	// waitObj names what a blocked goroutine waits on, for reports.
 	waitObj string
 	// poll, for a goroutine blocked on an object that uncontrolled code can

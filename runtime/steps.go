@@ -108,6 +108,9 @@ func (e *execution) stepBlocked(me *goroutine, what string) {
 		me.lastStep = e.addStep(replay.Step{G: me.id, Op: me.op.String(), Pos: me.where, Stack: e.internStack(me.stackText), Blocked: what})
 	}
 	me.blockedStep = me.lastStep
+	if s := e.step(me.lastStep); s.Obj == 0 && me.opObj != nil {
+		s.Obj = e.objNum(me.opObj)
+	}
 }
 
 // stepSpawned records parent's go statement at pos (with parent's stack),
@@ -146,13 +149,7 @@ func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
 	if !e.set.detailed || g == nil || p == nil {
 		return
 	}
-	l := &e.stepLog
-	n := l.objs.get(p)
-	if n == 0 {
-		l.nobjs++
-		n = l.nobjs
-		l.objs.put(p, n)
-	}
+	n := e.objNum(p)
 	s := e.step(g.lastStep)
 	if s == nil || s.G != g.id {
 		g.pendObj = n
@@ -241,6 +238,7 @@ func callerWhere() (pos, stack string) {
 //go:norace
 func where(me *goroutine) {
 	me.where, me.stackText = callerWhere()
+	me.opObj = nil
 }
 
 // chooseTimer asks the strategy which of n timers due at the same instant
@@ -253,4 +251,18 @@ func (e *execution) chooseTimer(idx []int) int {
 	i := e.chooseCase(e.main, idx)
 	e.clockChoice = false
 	return i
+}
+
+// objNum numbers the object at p, in order of first use. Lock held.
+//
+//go:norace
+func (e *execution) objNum(p unsafe.Pointer) int {
+	l := &e.stepLog
+	n := l.objs.get(p)
+	if n == 0 {
+		l.nobjs++
+		n = l.nobjs
+		l.objs.put(p, n)
+	}
+	return n
 }
