@@ -15,6 +15,12 @@ import (
 // stdin is where `gosct replay --step` reads its keys (tests replace it).
 var stdin io.Reader = os.Stdin
 
+// writesToTerminal reports whether w is a terminal a person reads.
+func writesToTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTerminal(f)
+}
+
 // interactive reports whether r is a terminal a person types at.
 func interactive(r io.Reader) bool {
 	f, ok := r.(*os.File)
@@ -35,7 +41,7 @@ func walkSteps(t *replay.Trace, dir string, in io.Reader, out io.Writer) {
 	for _, g := range t.Goroutines {
 		names[g.ID] = g.Created
 	}
-	live := interactive(in)
+	live := interactive(in) && writesToTerminal(out)
 	keys := bufio.NewScanner(in)
 	for i := 0; i >= 0 && i < len(t.Steps); {
 		showStep(out, t, i, names, src)
