@@ -282,6 +282,7 @@ func (x *explorer) inputs() inputs {
 func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in inputs, body func(*testing.T)) (e *execution, skipped bool) {
 	e = newExecution(s, set, nil)
 	e.setInputs(in)
+	before := len(testOutput(x.t))
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
 		defer func() { skipped = t.Skipped() }()
@@ -301,7 +302,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		}
 	})
 	if e.bug == nil && !ok {
-		e.bug = failureBug()
+		e.bug = failureBug(scheduleOutput(x.t, before))
 	}
 	return e, skipped
 }
