@@ -24,6 +24,8 @@ type Report struct {
 	// Notes is markdown appended to the report (the human reading of the
 	// figures).
 	Notes string `json:"-"`
+	// minimizedCmd is the command of a --minimized-section run.
+	minimizedCmd string
 
 	results Results
 }
