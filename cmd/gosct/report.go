@@ -92,6 +92,10 @@ type jsonBug struct {
 	Report     string `json:"report,omitempty"`
 	Regression string `json:"regression,omitempty"` // the regression trace that found it
 	Replayed   bool   `json:"replayed,omitempty"`
+	// Size is the size of the schedule the trace holds, From the size it
+	// was shrunk from (absent: not shrunk).
+	Size *wire.Size `json:"size,omitempty"`
+	From *wire.Size `json:"from,omitempty"`
 }
 
 type jsonTest struct {
@@ -196,7 +200,7 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	}
 	jb := jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
 		Strategy: strategy, Trace: e.Trace, Message: e.Message, Key: e.Key, Report: e.Report,
-		Regression: regression, Replayed: e.Replayed}
+		Regression: regression, Replayed: e.Replayed, Size: e.Size, From: e.From}
 	if r.out != nil {
 		r.out.record(jb)
 		r.out.observe(wire.Event{Event: "bug"})
