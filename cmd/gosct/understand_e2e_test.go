@@ -186,5 +186,3 @@ func chromiumFlags(t *testing.T, args ...string) []string {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir=" + t.TempDir()}, args...)
 }
-
-
