@@ -151,11 +151,14 @@ func (e *execution) livelockBug() *bug {
 
 // failureBug is the bug of a schedule whose test failed through t.Error or
 // t.Fatal in the test goroutine; output is what the schedule's test wrote
-// (testoutput.go), "" when unknown.
+// (testoutput.go), known false when it could not be read.
 //
 //go:norace
-func failureBug(output string) *bug {
-	b := &bug{kind: kindFailure, message: "the test failed (t.Error/t.Fatal; its output is above)", key: kindFailure, output: output}
+func failureBug(output string, known bool) *bug {
+	b := &bug{kind: kindFailure, message: "the test failed (t.Fail, or t.Error/t.Fatal with no message)", key: kindFailure, output: output}
+	if !known {
+		b.message = "the test failed (t.Error/t.Fatal: gosct could not read its output; gosct test -v prints the test binary's)"
+	}
 	if first := lastReported(output); first != "" {
 		b.message = "the test failed: " + first
 		if strings.TrimSpace(output) == first {

@@ -282,9 +282,12 @@ func (x *explorer) inputs() inputs {
 func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in inputs, body func(*testing.T)) (e *execution, skipped bool) {
 	e = newExecution(s, set, nil)
 	e.setInputs(in)
-	before := len(testOutput(x.t))
+	var output string
+	known := false
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
+		e.log = captureLog(t)
+		defer e.log.stop()
 		defer func() { skipped = t.Skipped() }()
 		// The test goroutine of the execution is a goroutine of its own,
 		// so that the subtest can end even if it stays stuck in
@@ -300,9 +303,12 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		case <-e.abandon:
 			e.abandonMain()
 		}
+		if e.bug == nil && t.Failed() {
+			output, known = e.log.text()
+		}
 	})
 	if e.bug == nil && !ok {
-		e.bug = failureBug(scheduleOutput(x.t, before))
+		e.bug = failureBug(output, known)
 	}
 	return e, skipped
 }

@@ -123,7 +123,9 @@ type execution struct {
 	// sources is the source log of a detailed execution (observe).
 	sources []replay.Source
 
-	bug      *bug
+	bug *bug
+	// log is what the schedule's subtest writes through t (testoutput.go).
+	log      *testLog
 	mainDone bool
 	aborting bool
 	over     bool

@@ -186,3 +186,33 @@ func chromiumFlags(t *testing.T, args ...string) []string {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir=" + t.TempDir()}, args...)
 }
+
+// TestE2EFailureCarriesItsOutput: a test that fails its own check
+// (t.Fatalf) gets a report that says what the check said, where, whether
+// or not -v shows the test binary's output; gosct replay says it too.
+func TestE2EFailureCarriesItsOutput(t *testing.T) {
+	dir := fixtureDir(t)
+	const check = "the test failed: shards_test.go:32: lost an update: 1"
+	for _, verbose := range []bool{false, true} {
+		traces := t.TempDir()
+		args := []string{"test", "--seed", "1", "--races", "off", "--run", "^TestTwoBugs$", "--trace-dir", traces, "./shards"}
+		if verbose {
+			args = append(args, "-v")
+		}
+		r := runGosct(t, dir, args...)
+		if r.code != exitBug {
+			t.Fatalf("-v=%v: want exit 1:\n%s", verbose, r)
+		}
+		report := r.stdout[strings.Index(r.stdout, "--- BUG failure"):]
+		if !strings.Contains(report, check) || strings.Contains(report, "output is above") {
+			t.Errorf("-v=%v: the report does not carry the check's output:\n%s", verbose, r.stdout)
+		}
+		files, _ := filepath.Glob(filepath.Join(traces, "*", "*.json"))
+		if len(files) != 1 {
+			t.Fatalf("-v=%v: traces %v", verbose, files)
+		}
+		if rr := runGosct(t, dir, "replay", files[0]); rr.code != exitBug || !strings.Contains(rr.stdout, check) {
+			t.Errorf("-v=%v: replay:\n%s", verbose, rr)
+		}
+	}
+}
