@@ -28,6 +28,9 @@ const DefaultSchedules = 30000
 // the benchmark past its 30 minutes.
 const DefaultBudget = 10 * time.Second
 
+// DefaultMinimize is gosct test's --minimize default.
+const DefaultMinimize = 5 * time.Second
+
 // Main is the gosct-bench command: it returns the exit status.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("gosct-bench", pflag.ContinueOnError)
@@ -46,6 +49,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "exit 1 if any run misses a known bug, reports a bug on a fixed program, or fails")
 	notes := fs.String("notes", "bench/reading.md", "markdown appended to the report (the reading of the figures); missing file: none")
 	quiet := fs.BoolP("quiet", "q", false, "no per-run log on stderr")
+	minimize := fs.Duration("minimize", DefaultMinimize, "how long to shrink each bug's schedule, as gosct test --minimize (0: not shrunk)")
+	minimizedOnly := fs.Bool("minimized-section", false, "run the buggy programs only, each strategy stopping at its first bug, and write only the 'Minimized schedules' section of --out (the rest of the file is kept)")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -75,6 +80,12 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	ps := Select(all, sel)
+	if *minimizedOnly {
+		ps = buggyOnly(ps)
+		for i := range st {
+			st[i].CountBuggy = false
+		}
+	}
 	if len(ps) == 0 {
 		return fail(fmt.Errorf("no program matches %q", *programs))
 	}
@@ -96,7 +107,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			checkStop(r, rep.Budget, rep.Schedules)
 		}
 	} else {
-		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
+		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races, Minimize: *minimize}
 		if !*quiet {
 			c.Log = stderr
 		}
@@ -118,6 +129,12 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err := os.WriteFile(*raw, b, 0o644); err != nil {
 			return fail(err)
 		}
+	}
+	if *out != "" && *minimizedOnly {
+		if err := rep.writeMinimizedSection(*out); err != nil {
+			return fail(err)
+		}
+		*out = ""
 	}
 	if *out != "" {
 		f, err := os.Create(*out)

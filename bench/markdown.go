@@ -113,6 +113,7 @@ func (rep *Report) Markdown(w io.Writer) {
 	rep.sctbench(w, rs)
 	rep.gobugs(w, rs)
 	rep.speed(w, rs)
+	rep.minimized(w)
 	rep.errors(w, rs)
 	rep.comparison(w, rs)
 	if rep.Notes != "" {

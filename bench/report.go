@@ -24,6 +24,8 @@ type Report struct {
 	// Notes is markdown appended to the report (the human reading of the
 	// figures).
 	Notes string `json:"-"`
+	// minimizedCmd is the command of a --minimized-section run.
+	minimizedCmd string
 
 	results Results
 }
@@ -71,6 +73,11 @@ func (rep *Report) Check() []string {
 				out = append(out, fmt.Sprintf("%s: %s reported a %s on a correct program (schedule %d): %s", p.Dir, s.Name, r.Kind, r.First, firstLine(r.Message)))
 			case !p.IsFixed() && !r.Found:
 				out = append(out, fmt.Sprintf("%s: %s missed the %s in %d schedules", p.Dir, s.Name, p.Kind, r.Schedules))
+			}
+			if r != nil {
+				for _, e := range r.StepErrors {
+					out = append(out, fmt.Sprintf("%s: %s: a trace's steps contradict causality: %s", p.Dir, s.Name, e))
+				}
 			}
 		}
 	}

@@ -1,5 +1,7 @@
 package bench
 
+import "github.com/gosct/gosct/internal/wire"
+
 // Result is one run: one strategy on one program.
 type Result struct {
 	Program  string `json:"program"` // Program.Dir
@@ -27,6 +29,14 @@ type Result struct {
 	// Err is set when the run could not be completed (build failure,
 	// crash, no report): such a run counts as not found.
 	Err string `json:"error,omitempty"`
+	// Size is the size of the first bug's schedule as its trace holds it
+	// (shrunk), From the size the strategy found it with (nil: not shrunk).
+	Size *wire.Size `json:"size,omitempty"`
+	From *wire.Size `json:"from,omitempty"`
+	// Traces counts the run's bug traces; StepErrors are the violations
+	// of replay.CheckSteps found in them (the first ones).
+	Traces     int      `json:"traces,omitempty"`
+	StepErrors []string `json:"step_errors,omitempty"`
 }
 
 // SchedulesPerS is the exploration rate, from the runtime's own time.

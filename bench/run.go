@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
 )
 
@@ -31,6 +32,8 @@ type Config struct {
 	// Go-specific programs, off on the SCTBench ports, whose paper
 	// detected assertion failures and deadlocks only).
 	Races string
+	// Minimize bounds the shrinking of each bug's schedule (0: none).
+	Minimize time.Duration
 	// Log receives one line per build and run; nil for none.
 	Log io.Writer
 }
@@ -183,7 +186,7 @@ func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program
 	cfg := wire.Config{
 		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: c.Seed,
 		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth,
-		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces,
+		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces, MinimizeNS: int64(c.Minimize),
 	}
 	timeout := 10 * time.Minute
 	if c.Budget > 0 {
@@ -199,7 +202,27 @@ func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program
 	}
 	interpret(r, o, s, c.Schedules)
 	checkStop(r, c.Budget, c.Schedules)
+	checkTraces(r, traces)
 	return r
+}
+
+// checkTraces checks the steps of every trace the run wrote
+// (replay.CheckSteps): the interleavings its reports showed.
+func checkTraces(r *Result, dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		t, err := replay.Read(f)
+		if err != nil {
+			r.StepErrors = append(r.StepErrors, err.Error())
+			continue
+		}
+		r.Traces++
+		for _, e := range replay.CheckSteps(t) {
+			if len(r.StepErrors) < 5 {
+				r.StepErrors = append(r.StepErrors, filepath.Base(f)+": "+e.Error())
+			}
+		}
+	}
 }
 
 // interpret fills r from a run's events and output.
@@ -224,6 +247,7 @@ func interpret(r *Result, o *runOutcome, s Strategy, limit int) {
 		case "bug":
 			if !r.Found || e.Schedule < r.First {
 				r.Found, r.Kind, r.Message, r.First = true, e.Kind, e.Message, e.Schedule
+				r.Size, r.From = e.Size, e.From
 			}
 		case "test":
 			tests++

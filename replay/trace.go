@@ -15,6 +15,8 @@
 // linked into every instrumented test binary.
 package replay
 
+import "strconv"
+
 // Format is the version of the trace format written by this package.
 // Format 2 added Inputs, Sources, Files, Module and the decision kind
 // "value"; a format 1 trace still replays (its inputs are then unknown).
@@ -64,6 +66,88 @@ type Trace struct {
 	// relative to the module root, to a hash of its content when the trace
 	// was written: a replay names the files changed since.
 	Files map[string]string `json:"files,omitempty"`
+
+	// Steps are the schedule as people read it (the report's interleaving
+	// table, `gosct replay --step`, `gosct view`), recorded by the detailed
+	// run that wrote the trace: what each goroutine did, in order.
+	// Decisions are the schedule as the runtime replays it; the two are
+	// kept apart because a decision is a choice between goroutines, not
+	// an operation (see Step).
+	Steps []Step `json:"steps,omitempty"`
+	// Stacks are the user stacks Steps refer to (Step.Stack), each kept
+	// once: "pkg.F(...)\n\tfile.go:12\n" lines, innermost first.
+	Stacks []string `json:"stacks,omitempty"`
+	// Goroutines are every goroutine of the execution, by id (the
+	// timeline's lanes): where each was created and how it ended.
+	Goroutines []Goroutine `json:"goroutines,omitempty"`
+	// Minimized says how far the schedule was shrunk from the one the
+	// strategy found (nil: it was not).
+	Minimized *Minimized `json:"minimized,omitempty"`
+}
+
+// Step is one thing a goroutine did in the recorded execution. The
+// decision numbered Decision (1-based, into Trace.Decisions) let goroutine
+// G run: G performs the operation it was stopped at (Op, Pos) and runs on
+// to its next scheduling point. Things G does on the way that are not
+// decisions of their own are steps with the same Decision: a go statement
+// (Op "go", Child the new goroutine: the scheduling point of a go
+// statement comes after it, so that the new goroutine may run first), its
+// return (Op "exit"). Decision 0 is what the test goroutine did before the
+// first decision. A step whose operation could not complete (a lock held,
+// an empty channel) has Blocked set to what it waits on; the goroutine's
+// next step is the same operation, resumed once another goroutine made it
+// possible. Steps are in the order they happened: a goroutine starts
+// after the go statement that created it, a lock is taken after its
+// holder's unlock.
+type Step struct {
+	Decision int    `json:"decision"`
+	G        int    `json:"g"`
+	Op       string `json:"op"`
+	Pos      string `json:"pos,omitempty"`
+	// Obj numbers the object the operation acted on (a mutex, a channel,
+	// a WaitGroup...), in order of first use in the execution; 0 when
+	// none or unknown.
+	Obj     int    `json:"obj,omitempty"`
+	Blocked string `json:"blocked,omitempty"`
+	Child   int    `json:"child,omitempty"`
+	// Stack is 1 + the index in Trace.Stacks of G's stack at the step;
+	// 0 when not recorded.
+	Stack int `json:"stack,omitempty"`
+}
+
+// Size measures a schedule: its decisions, the preemptions among them (a
+// switch away from a goroutine that could have gone on, other than at a
+// yield), and the goroutines that ran at least one step.
+type Size struct {
+	Steps       int `json:"steps"`
+	Preemptions int `json:"preemptions"`
+	Goroutines  int `json:"goroutines"`
+}
+
+// String is "34 steps, 2 preemptions, 3 goroutines".
+func (s Size) String() string {
+	return plural(s.Steps, "step") + ", " + plural(s.Preemptions, "preemption") + ", " + plural(s.Goroutines, "goroutine")
+}
+
+func plural(n int, what string) string {
+	s := strconv.Itoa(n) + " " + what
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// Minimized is how a trace's schedule was shrunk: From is the schedule the
+// strategy found, To the one the trace holds, which ends in the same bug
+// (same kind, same place). Runs is how many executions the shrinking
+// took; Complete is set when no single change tried could shrink it
+// further, unset when the time allowed ran out first.
+type Minimized struct {
+	From     Size    `json:"from"`
+	To       Size    `json:"to"`
+	Runs     int     `json:"runs"`
+	ElapsedS float64 `json:"elapsed_s"`
+	Complete bool    `json:"complete,omitempty"`
 }
 
 // Inputs are what an execution drew from the sources of nondeterminism the

@@ -38,6 +38,9 @@ type bug struct {
 	// at is the bug's user location when its constructor knows it (the
 	// call that failed the test); otherwise where finds it in gs.
 	at string
+	// output is, for a failure of the test itself, what the schedule's
+	// test wrote (t.Log, t.Error...).
+	output string
 }
 
 // gsnap is a goroutine as a report shows it.
@@ -151,11 +154,44 @@ func (e *execution) livelockBug() *bug {
 }
 
 // failureBug is the bug of a schedule whose test failed through t.Error or
-// t.Fatal in the test goroutine.
+// t.Fatal in the test goroutine; output is what the schedule's test wrote
+// (testoutput.go), known false when it could not be read.
 //
 //go:norace
-func failureBug(at string) *bug {
-	return &bug{kind: kindFailure, message: "the test failed (t.Error/t.Fatal; its output is above)", key: kindFailure, at: at}
+func failureBug(at, output string, known bool) *bug {
+	b := &bug{kind: kindFailure, message: "the test failed (t.Fail, or t.Error/t.Fatal with no message)", key: kindFailure, output: output, at: at}
+	if !known {
+		b.message = "the test failed (t.Error/t.Fatal: gosct could not read its output; gosct test -v prints the test binary's)"
+	}
+	if first := lastReported(output); first != "" {
+		b.message = "the test failed: " + first
+		if strings.TrimSpace(output) == first {
+			b.output = "" // the message says it all
+		}
+		// The place of the failed check: a shrunk schedule must fail
+		// there too.
+		if i := strings.Index(first, ": "); i > 0 {
+			b.key += ":" + first[:i]
+		}
+	}
+	return b
+}
+
+// lastReported is the last line of a test's output that a reporting call
+// wrote ("file_test.go:12: message"), "" when none: the output does not
+// tell t.Log from t.Error, and the check that failed the test is most
+// often the last thing it said (always, for t.Fatal).
+//
+//go:norace
+func lastReported(output string) string {
+	lines := strings.Split(output, "\n")
+	for k := len(lines) - 1; k >= 0; k-- {
+		l := strings.TrimSpace(lines[k])
+		if i := strings.Index(l, ".go:"); i > 0 && !strings.Contains(l[:i], " ") {
+			return l
+		}
+	}
+	return ""
 }
 
 //go:norace
@@ -307,6 +343,12 @@ func (b *bug) report() string {
 		at = "gosct"
 	}
 	fmt.Fprintf(&s, "%s: %s: %s\n", at, b.kind, b.message)
+	if b.output != "" {
+		s.WriteString("\nthe schedule's test output:\n")
+		for _, line := range strings.Split(b.output, "\n") {
+			s.WriteString("    " + line + "\n")
+		}
+	}
 	for _, g := range b.gs {
 		fmt.Fprintf(&s, "\nG%d, created at %s, %s", g.id, g.created, g.state)
 		if g.waiting != "" && !strings.HasPrefix(g.state, gDetached.String()) {

@@ -194,6 +194,7 @@ func Send[E any](c chan<- E, v E) {
 		c <- v
 		return
 	}
+	me.opObj = sendKey(c)
 	if c == nil {
 		e.mu.Lock()
 		e.block(me, "nil channel")
@@ -297,6 +298,7 @@ func recv[E any](c <-chan E) (E, bool) {
 		v, ok := <-c
 		return v, ok
 	}
+	me.opObj = chanKey(c)
 	if c == nil {
 		e.mu.Lock()
 		e.block(me, "nil channel")

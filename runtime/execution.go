@@ -52,12 +52,18 @@ func (e *execution) finishMain(r any, returned bool) {
 	}
 	switch {
 	case r != nil:
+		if e.set.detailed {
+			e.stepExited(m, true)
+		}
 		e.abortLocked(m, e.panicBug(m, r, stack))
 	case e.aborting:
 	default:
 		// returned, or t.FailNow/SkipNow: let the others run to the end.
 		e.mainDone = true
 		e.setState(m, gDone)
+		if e.set.detailed {
+			e.stepExited(m, false)
+		}
 		e.handOff(m)
 		e.mu.Unlock()
 		raceDisable()
@@ -81,7 +87,9 @@ func (e *execution) finishMain(r any, returned bool) {
 	active.CompareAndSwap(e, nil)
 	if e.bug != nil && !e.bug.reported {
 		e.bug.reported = true
-		e.t.Errorf("%s", e.bug.report())
+		if !e.set.quiet {
+			e.t.Errorf("%s", e.bug.report())
+		}
 	}
 }
 

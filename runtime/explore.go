@@ -301,8 +301,12 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		x.cov.begin()
 		e.cov = x.cov
 	}
+	var output string
+	known := false
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
+		e.log = captureLog(t)
+		defer e.log.stop()
 		defer func() { skipped = t.Skipped() }()
 		// The test goroutine of the execution is a goroutine of its own,
 		// so that the subtest can end even if it stays stuck in
@@ -318,9 +322,12 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		case <-e.abandon:
 			e.abandonMain()
 		}
+		if e.bug == nil && t.Failed() {
+			output, known = e.log.text()
+		}
 	})
 	if e.bug == nil && !ok {
-		e.bug = failureBug(e.failedAt())
+		e.bug = failureBug(e.failedAt(), output, known)
 	}
 	return e, skipped
 }

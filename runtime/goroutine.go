@@ -80,6 +80,17 @@ type goroutine struct {
 	// in; where is its source position, recorded only in detailed mode.
 	op    opKind
 	where string
+	// In detailed mode (steps.go): the user stack of the operation, the
+	// goroutine's latest step, its blocked step waiting to be resumed and
+	// the one its latest step resumed (1-based step numbers, 0 none), and
+	// the object an operation completed on its behalf acted on, for the
+	// step at which it resumes.
+	stackText                       string
+	lastStep, blockedStep, resumeOf int
+	pendObj                         int
+	// opObj is the object of the operation in progress (a mutex, a
+	// channel), set by its hook: a step that blocks names it.
+	opObj unsafe.Pointer
 	// waitObj names what a blocked goroutine waits on, for reports.
 	waitObj string
 	// poll, for a goroutine blocked on an object that uncontrolled code can

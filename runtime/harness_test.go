@@ -49,6 +49,14 @@ func victimOnly(t *testing.T) {
 // returns the events of the results file.
 func victim(t *testing.T, name string, c wire.Config) []wire.Event {
 	t.Helper()
+	evs, _ := victimRun(t, name, c)
+	return evs
+}
+
+// victimRun is victim with go test flags for the child (-test.v...); it
+// also returns the child's output.
+func victimRun(t *testing.T, name string, c wire.Config, flags ...string) ([]wire.Event, string) {
+	t.Helper()
 	dir := t.TempDir()
 	c.Results = filepath.Join(dir, "results.jsonl")
 	c.TraceDir = filepath.Join(dir, "traces")
@@ -59,14 +67,14 @@ func victim(t *testing.T, name string, c wire.Config) []wire.Event {
 		c.Schedules = 200
 	}
 	cfg, _ := json.Marshal(c)
-	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^" + name + "$", "-test.count=1"}, flags...)...)
 	cmd.Env = append(os.Environ(), victimEnv+"=1", wire.EnvConfig+"="+string(cfg))
 	out, _ := cmd.CombinedOutput()
 	evs := readEvents(t, c.Results)
 	if len(evs) == 0 {
 		t.Fatalf("%s wrote no events; output:\n%s", name, out)
 	}
-	return evs
+	return evs, string(out)
 }
 
 func readEvents(t *testing.T, path string) []wire.Event {

@@ -73,6 +73,7 @@ func Lock(m *sync.Mutex) {
 		m.Lock()
 		return
 	}
+	me.opObj = ptrOf(m)
 	e.mu.Lock()
 	if !e.acquireMutex(me, e.sync.mutex(m), "mutex") {
 		m.Lock()

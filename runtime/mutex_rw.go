@@ -119,6 +119,7 @@ func RWLock(rw *sync.RWMutex) {
 		rw.Lock()
 		return
 	}
+	me.opObj = ptrOf(rw)
 	e.mu.Lock()
 	if !e.rwLock(me, e.sync.rw(rw)) {
 		rw.Lock()
@@ -180,6 +181,7 @@ func RLock(rw *sync.RWMutex) {
 		rw.RLock()
 		return
 	}
+	me.opObj = ptrOf(rw)
 	e.mu.Lock()
 	if !e.rwRLock(me, e.sync.rw(rw)) {
 		rw.RLock()
@@ -219,6 +221,7 @@ func RUnlock(rw *sync.RWMutex) {
 		return
 	}
 	e.mu.Lock()
+	e.noteObj(me, ptrOf(rw)) // the step names the RWMutex, as RLock's does
 	e.releaseMerge(rwReaders(rw))
 	if msg := e.rwRUnlock(me, e.sync.rw(rw)); msg != "" {
 		e.fatal(me, msg)

@@ -89,7 +89,11 @@ func (e *execution) raceAtEnd() {
 	}
 	e.bug = e.hb.race
 	if e.t != nil && e.t.Failed() {
-		e.bug.message += "; the test then failed (its output is above)"
+		e.bug.message += "; the test then failed"
+		if out, _ := e.log.text(); out != "" {
+			e.bug.output = out
+			e.bug.message += " (its output is below)"
+		}
 	}
 }
 

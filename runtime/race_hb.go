@@ -169,6 +169,7 @@ func (e *execution) slotOp(g *goroutine, c *chanHB, i uint64) {
 //go:norace
 func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
 	e.covChan(g, k, true, false)
+	e.noteObj(g, k)
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -183,6 +184,7 @@ func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
 func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool) {
 	e.covChan(g, k, false, true)
 	tsanRelay(g) // received for g by another goroutine: a close, a poll
+	e.noteObj(g, k)
 	if !e.hbOn() || g == nil {
 		return
 	}
@@ -219,6 +221,8 @@ func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) 
 	// the receive before this send too can hide a race, never invent one.
 	tsanFlow(s, r)
 	tsanFlow(r, s)
+	e.noteObj(s, k)
+	e.noteObj(r, k)
 	if !e.hbOn() || s == nil || r == nil {
 		return
 	}
@@ -235,6 +239,7 @@ func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) 
 //go:norace
 func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
 	e.covChan(g, k, true, true)
+	e.noteObj(g, k)
 	if !e.hbOn() || g == nil {
 		return
 	}

@@ -21,6 +21,9 @@ type decision struct {
 	kind   strategies.Kind
 	choice int32 // goroutine id or case index
 	cur    int32 // goroutine that reached the point
+	// preempt: the choice switched away from cur while cur could go on
+	// (strategies.Preempts).
+	preempt bool
 }
 
 // settings are the knobs of an execution that do not change between
@@ -59,6 +62,9 @@ type settings struct {
 	accessPoints bool
 	// races is the race detector's mode (race_detect.go).
 	races raceMode
+	// quiet executions (the minimizer's candidates, minimize.go) keep
+	// their bug to themselves: their subtest does not fail for it.
+	quiet bool
 	// free are the controls of sources of nondeterminism turned off
 	// (inputs.go): those sources behave as in Go, for testing the
 	// determinism check.
@@ -99,6 +105,8 @@ type execution struct {
 	tooLong      bool   // stopped at settings.maxSteps, not a bug
 	trail        []decision
 	ops          []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
+	stepLog      stepLog         // detailed mode: what each goroutine did (steps.go)
+	clockChoice  bool            // chooseCase decides for the clock (chooseTimer)
 	pt           strategies.Point
 
 	// in are the execution's inputs: its random source's seed, its
@@ -115,7 +123,9 @@ type execution struct {
 	// sources is the source log of a detailed execution (observe).
 	sources []replay.Source
 
-	bug      *bug
+	bug *bug
+	// log is what the schedule's subtest writes through t (testoutput.go).
+	log      *testLog
 	mainDone bool
 	aborting bool
 	over     bool
@@ -361,7 +371,7 @@ func (e *execution) ready(g *goroutine) {
 func (e *execution) yield(me *goroutine, op opKind) bool {
 	me.op = op
 	if e.set.detailed {
-		me.where = callerPos()
+		where(me)
 	}
 	var pcs covPCs
 	if e.cov != nil {
@@ -415,6 +425,9 @@ func (e *execution) block(me *goroutine, what string) bool {
 		e.cov.reach(me, me.op, &pcs)
 	}
 	me.waitObj = what
+	if e.set.detailed {
+		e.stepBlocked(me, what)
+	}
 	e.setState(me, gBlocked)
 	tsanPark(me) // before the next goroutine can run: see park
 	e.handOff(me)
@@ -535,9 +548,10 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		e.lastProgress = e.steps
 	}
 	e.gs[id].chosenAt = e.steps
-	e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current)})
+	e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current), strategies.Preempts(&e.pt, i)})
 	if e.set.detailed {
 		e.ops = append(e.ops, e.pt.Ops[i])
+		e.stepChosen(e.gs[id])
 	}
 	e.progress.Add(1)
 	e.idleSince = time.Time{}
@@ -569,9 +583,14 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 	if i < 0 || i >= len(ready) {
 		i = 0
 	}
-	e.trail = append(e.trail, decision{strategies.Case, int32(ready[i]), int32(me.id)})
+	e.trail = append(e.trail, decision{strategies.Case, int32(ready[i]), int32(me.id), false})
 	if e.set.detailed {
 		e.ops = append(e.ops, e.pt.Ops[i])
+		if e.clockChoice {
+			e.addStep(replay.Step{G: -1, Op: "timer " + itoa(ready[i]) + " of " + itoa(len(ready)) + " due fires first"})
+		} else {
+			me.lastStep = e.addStep(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.internStack(me.stackText)})
+		}
 	}
 	return ready[i]
 }
@@ -604,9 +623,10 @@ func (e *execution) chooseValue(me *goroutine, n int, what string) int {
 	if i < 0 || i >= n {
 		i = 0
 	}
-	e.trail = append(e.trail, decision{strategies.Value, int32(i), int32(me.id)})
+	e.trail = append(e.trail, decision{strategies.Value, int32(i), int32(me.id), false})
 	if e.set.detailed {
 		e.ops = append(e.ops, op)
+		e.addStep(replay.Step{G: me.id, Op: what + " = " + itoa(i), Pos: op.Pos})
 	}
 	e.progress.Add(1)
 	return i
@@ -739,6 +759,10 @@ func (e *execution) failMain() {
 	e.t.Helper()
 	if e.bug == nil {
 		e.t.Skipf("gosct: the execution exceeded %d scheduling steps while still changing shared state: too long to explore (raise --max-steps)", e.set.maxSteps)
+	}
+	if e.set.quiet {
+		e.bug.reported = true
+		goexit()
 	}
 	e.t.Errorf("%s", e.bug.report())
 	e.bug.reported = true

@@ -32,8 +32,15 @@ func Go(f func()) {
 //
 //go:norace
 func (e *execution) spawn(parent *goroutine, pc uintptr, f func()) {
+	var pos, stack string
+	if e.set.detailed {
+		pos, stack = callerWhere()
+	}
 	e.mu.Lock()
 	g := e.newGoroutine(parent.id, pc)
+	if e.set.detailed {
+		e.stepSpawned(parent, g, pos, stack)
+	}
 	e.hbFork(parent, g)
 	e.mu.Unlock()
 	go e.run(g, f)
@@ -86,6 +93,9 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 	if e.over {
 		zombies.Delete(g.goid)
 		return
+	}
+	if e.set.detailed && !g.aborted && !e.aborting {
+		e.stepExited(g, r != nil)
 	}
 	if g.aborted {
 		e.waitAbort--

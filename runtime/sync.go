@@ -182,18 +182,21 @@ func (e *execution) awaitGrant(me *goroutine, w *syncWaiter, what string) bool {
 //
 //go:norace
 func (e *execution) acquire(p unsafe.Pointer) {
+	e.noteObj(e.cur.Load(), p)
 	goRaceAcquire(p)
 	e.raceAcquire(p)
 }
 
 //go:norace
 func (e *execution) release(p unsafe.Pointer) {
+	e.noteObj(e.cur.Load(), p)
 	goRaceRelease(p)
 	e.raceRelease(p)
 }
 
 //go:norace
 func (e *execution) releaseMerge(p unsafe.Pointer) {
+	e.noteObj(e.cur.Load(), p)
 	goRaceReleaseMerge(p)
 	e.raceReleaseMerge(p)
 }

@@ -237,7 +237,7 @@ func (c *clock) advance(e *execution) bool {
 		for i := range idx {
 			idx[i] = i
 		}
-		next = due[e.chooseCase(e.main, idx)]
+		next = due[e.chooseTimer(idx)]
 	} else {
 		next = due[0]
 	}
@@ -299,6 +299,9 @@ func (c *clock) fire(e *execution, t *vtimer) {
 			return
 		}
 		g := e.newGoroutine(t.owner, t.pc)
+		if e.set.detailed {
+			e.stepSpawned(nil, g, g.creationSite(), "")
+		}
 		e.hbForkFrom(g, timerKey(t))
 		// Not a go statement here: it would order f after whichever
 		// goroutine moved the clock, for Go's race detector.

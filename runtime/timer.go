@@ -67,7 +67,7 @@ func Sleep(d time.Duration) {
 	// visible to other goroutines, and blocking hands the token on anyway.
 	me.op = opSleep
 	if e.set.detailed {
-		me.where = callerPos()
+		where(me)
 	}
 	e.mu.Lock()
 	if e.aborting {

@@ -31,26 +31,44 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 	x.seen[b.key] = true
 	x.bugs++
 	if x.replayer != nil {
+		// The replay prints the report the run that wrote the trace
+		// printed: its schedule's size and its interleaving, from this
+		// run's own steps.
+		followed := x.replayer.Diverged() == nil
+		var shrunk *replay.Minimized
+		if followed {
+			shrunk = x.trace0.Minimized
+		}
+		size := sizeOf(e)
 		x.emit(&wire.Event{
 			Event:    "bug",
 			Kind:     b.kind,
 			Schedule: x.number(),
 			Trace:    x.c.Trace,
 			Message:  b.message,
-			Report:   b.report(),
+			Report:   b.report() + "\n" + sizeNote(size, shrunk) + "\n" + interleaving(e, 40),
 			Key:      b.key,
 			Pos:      b.where(),
-			Replayed: x.replayer.Diverged() == nil && x.trace0.Bug != nil && b.kind == x.trace0.Bug.Kind,
+			Replayed: followed && x.trace0.Bug != nil && b.kind == x.trace0.Bug.Kind,
+			Size:     wireSize(size),
+			From:     fromSize(shrunk),
 		})
 		return
 	}
 
 	re, replayed := e, true // an execution that recorded its details (per process)
+	var shrunk *replay.Minimized
 	switch {
 	case checked != nil: // the determinism check ran it again already
 		re = checked
 		replayed = same && re.bug != nil && re.bug.kind == b.kind
 	case !x.set.detailed:
+		if x.c.MinimizeNS > 0 && !e.uncontrolled {
+			// The trace holds the smallest schedule of the same bug.
+			if m, info := x.minimize(e, body); info != nil {
+				e, b, shrunk = m, m.bug, info
+			}
+		}
 		set := x.set
 		set.detailed = true
 		rs := replay.NewReplayer(x.trace(e, nil))
@@ -67,10 +85,12 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 	}
 	tr := x.trace(e, src)
 	tr.Uncontrolled = tr.Uncontrolled || !replayed
+	tr.Minimized = shrunk
 	x.describe(tr, e)
-	report := b.report()
+	size := sizeOf(e)
+	report := b.report() + "\n" + sizeNote(size, shrunk) + "\n"
 	if replayed {
-		report += "\n" + interleaving(re, 40)
+		report += interleaving(re, 40)
 	}
 	if note := uncontrolledNote(src.sources); note != "" {
 		report += "\n" + note
@@ -89,6 +109,8 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 		Key:      b.key,
 		Pos:      b.where(),
 		Replayed: replayed,
+		Size:     wireSize(size),
+		From:     fromSize(shrunk),
 	})
 }
 
@@ -119,6 +141,9 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 	if detail != nil {
 		tr.Sources = detail.sources
 		tr.Uncontrolled = tr.Uncontrolled || detail.uncontrolled
+		tr.Steps = detail.stepLog.rows
+		tr.Stacks = detail.stepLog.stacks
+		tr.Goroutines = detail.goroutines()
 	}
 	return tr
 }

@@ -101,6 +101,7 @@ func Wait(wg *sync.WaitGroup) {
 		wg.Wait()
 		return
 	}
+	me.opObj = ptrOf(wg)
 	e.mu.Lock()
 	st := e.sync.wg(wg)
 	if st.n == 0 {

@@ -21,6 +21,10 @@ import (
 // package's.
 const defaultBudget = time.Minute
 
+// defaultMinimize bounds the shrinking of a bug's schedule: most shrink in
+// a few dozen runs of the test, well within it (docs/results.md).
+const defaultMinimize = 5 * time.Second
+
 // errHelp is returned by the parsers for --help: usage goes to stdout and the
 // status is 0.
 var errHelp = errors.New("help requested")
@@ -62,7 +66,9 @@ type testOptions struct {
 	// checkReplay re-runs the schedules that depended on uncontrolled
 	// code to count those that replay (a measurement).
 	checkReplay bool
-	verbose     bool
+	// minimize bounds the shrinking of each new bug's schedule (0: off).
+	minimize time.Duration
+	verbose  bool
 	// state is the directory of saved searches; perProcess runs every
 	// schedule in a fresh process.
 	state      string
@@ -113,6 +119,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.IntVar(&o.maxSteps, "max-steps", 0, "scheduling steps of one execution: past them a spin is a livelock, other work stops the test as not explored (default: the runtime's)")
 	fs.DurationVar(&o.uncontrolledWait, "uncontrolled-wait", 0, "how long an execution waits for goroutines of the test blocked in uncontrolled code before it ends with \"could not complete\" (default 10s)")
 	fs.BoolVar(&o.checkReplay, "check-replay", false, "run every schedule that depended on uncontrolled code twice and count those that replay (a measurement; in --json test events)")
+	fs.DurationVar(&o.minimize, "minimize", defaultMinimize, "how long to shrink each new bug's schedule before its trace is written: fewest preemptions, then steps, then goroutines (0: keep the schedule as found)")
 	fs.StringVar(&o.races, "races", "off", "data races: off, report (a race is a bug; every access stays a scheduling point) or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
@@ -136,6 +143,9 @@ func parseTest(args []string) (*testOptions, error) {
 		return nil, err
 	}
 	o.seedSet = fs.Changed("seed")
+	if o.minimize < 0 {
+		return nil, usagef("--minimize must not be negative, not %v", o.minimize)
+	}
 	o.depsSet = fs.Changed("deps")
 	if fs.Changed("bound") && o.bound == 0 {
 		o.bound = -1 // strategies.Options: bound 0, not the default

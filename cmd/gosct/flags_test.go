@@ -32,7 +32,7 @@ func TestParseTestFlags(t *testing.T) {
 	}
 	want := testOptions{strategy: "pct", schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
 		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, jsonMode: "gosct", keepGoing: true, deps: true, depsSet: true,
-		maxSteps: 500, races: "report", verbose: true, shardBy: "auto", packages: []string{"./a", "./b/..."}}
+		maxSteps: 500, races: "report", verbose: true, shardBy: "auto", minimize: defaultMinimize, packages: []string{"./a", "./b/..."}}
 	got := *o
 	got.gotest = goTestFlags{}
 	if !reflect.DeepEqual(got, want) {

@@ -5,6 +5,7 @@
 //
 //	gosct test [flags] [packages] [-- go test flags]
 //	gosct replay [flags] TRACE
+//	gosct view [--format html|perfetto] TRACE
 //	gosct rewrite [--diff] PATTERN
 //	gosct split --into N DIR
 //	gosct merge [--watch] DIR...
@@ -45,6 +46,7 @@ const usage = `gosct finds concurrency bugs in Go tests by running them under ma
 Usage:
 	gosct test [flags] [packages] [-- go test flags]
 	gosct replay [flags] TRACE
+	gosct view [--format html|perfetto] TRACE
 	gosct rewrite [--diff] PATTERN
 	gosct split --into N DIR
 	gosct merge [--json] [--watch] DIR...
@@ -65,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdTest(ctx, rest, stdout, stderr)
 	case "replay":
 		return cmdReplay(ctx, rest, stdout, stderr)
+	case "view":
+		return cmdView(ctx, rest, stdout, stderr)
 	case "rewrite":
 		return cmdRewrite(ctx, rest, stdout, stderr)
 	case "split":

@@ -18,6 +18,9 @@ import (
 
 const replayUsage = `usage: gosct replay [flags] TRACE [-- go test flags]
 
+It prints the bug's report as gosct test did, with the interleaving;
+--step then walks the schedule one step at a time.
+
 Rebuilds the trace's package and runs its test once under the recorded
 schedule, with the recorded inputs (random draws, map orders, clock).
 Exit status 1 when the bug happens again, 0 when the schedule ran without
@@ -37,6 +40,7 @@ type replayOptions struct {
 	json      bool
 	schedules int
 	repeat    int
+	step      bool
 	traceDir  string
 	trace     string
 	gotest    goTestFlags
@@ -51,6 +55,7 @@ func parseReplay(args []string) (*replayOptions, *pflag.FlagSet, error) {
 	fs.IntVar(&o.schedules, "schedules", 100, "with --continue: how many schedules to explore from the diverged point")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "with --continue: where traces of new bugs are written")
 	fs.IntVar(&o.repeat, "repeat", 1, "replay N times, each in a fresh process, and say how many reproduced the bug")
+	fs.BoolVar(&o.step, "step", false, "after the replay, walk its steps one at a time (goroutine, operation, source line)")
 	fs.BoolVar(&o.json, "json", false, "one JSON object per line on stdout")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print the test binary's output")
 	if err := parseFlags(fs, args); err != nil {
@@ -76,6 +81,8 @@ func parseReplay(args []string) (*replayOptions, *pflag.FlagSet, error) {
 		return nil, fs, usagef("--repeat must be at least 1, not %d", o.repeat)
 	case o.repeat > 1 && o.cont:
 		return nil, fs, usagef("--repeat and --continue do not go together")
+	case o.step && (o.json || o.repeat > 1 || o.cont):
+		return nil, fs, usagef("--step goes with neither --json, --repeat nor --continue")
 	}
 	o.trace = pos[0]
 	if o.gotest.verbose {
@@ -178,6 +185,9 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitError
 	}
 	status := replayOutcome(rep, res, o.cont, t)
+	if o.step && status != exitError {
+		walkSteps(t, pkg.Dir, stdin, stdout)
+	}
 	if o.repeat == 1 {
 		return status
 	}

@@ -105,6 +105,10 @@ type jsonBug struct {
 	// line), File relative to the working directory when inside it.
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
+	// Size is the size of the schedule the trace holds, From the size it
+	// was shrunk from (absent: not shrunk).
+	Size *wire.Size `json:"size,omitempty"`
+	From *wire.Size `json:"from,omitempty"`
 }
 
 type jsonTest struct {
@@ -225,7 +229,8 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	}
 	jb := jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
 		Strategy: strategy, Trace: e.Trace, Message: e.Message, Key: e.Key, Report: e.Report,
-		Regression: regression, Replayed: e.Replayed, File: loc.file, Line: loc.line}
+		Regression: regression, Replayed: e.Replayed, File: loc.file, Line: loc.line,
+		Size: e.Size, From: e.From}
 	if r.out != nil {
 		r.out.record(jb)
 		r.out.observe(wire.Event{Event: "bug"})

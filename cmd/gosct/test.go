@@ -280,7 +280,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth,
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
-			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay,
+			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay, MinimizeNS: int64(o.minimize),
 			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "",
 		}
 		if rep.cov != nil {

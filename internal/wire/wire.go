@@ -51,6 +51,10 @@ type Config struct {
 	// a second time with the same decisions, and counts those that
 	// replay (a measurement: it doubles their cost).
 	CheckReplay bool `json:"check_replay,omitempty"`
+	// MinimizeNS bounds, in nanoseconds, how long the schedule of each
+	// new bug is shrunk before its trace is written (fewest preemptions,
+	// then fewest steps, then fewest goroutines); 0: not shrunk.
+	MinimizeNS int64 `json:"minimize_ns,omitempty"`
 
 	// TraceDir is where traces of bugs are written.
 	TraceDir string `json:"trace_dir"`
@@ -182,6 +186,10 @@ type Event struct {
 	// Coverage, for a "coverage" event, is what the test function's
 	// schedules of this run reached (Config.Coverage).
 	Coverage *Coverage `json:"coverage,omitempty"`
+	// Size and From, for a "bug": the size of the schedule its trace
+	// holds and, when it was shrunk, of the schedule the strategy found.
+	Size *Size `json:"size,omitempty"`
+	From *Size `json:"from,omitempty"`
 }
 
 // Load reads the Config from the environment; nil when unset.
@@ -212,4 +220,12 @@ func Append(path string, e *Event) error {
 		err = cerr
 	}
 	return err
+}
+
+// Size measures a bug's schedule (replay.Size): its decisions, the
+// preemptions among them, the goroutines that ran.
+type Size struct {
+	Steps       int `json:"steps"`
+	Preemptions int `json:"preemptions"`
+	Goroutines  int `json:"goroutines"`
 }
