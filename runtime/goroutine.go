@@ -106,6 +106,9 @@ type goroutine struct {
 	// runnable: a runnable goroutine left waiting long after it is
 	// starved (fair.go).
 	chosenAt int
+	// at is g's stack at its last scheduling point, recorded when the
+	// strategy steers by positions (locate.go).
+	at where
 }
 
 // doing reads what Go's scheduler says g is doing.

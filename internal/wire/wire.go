@@ -51,6 +51,9 @@ type Config struct {
 	// a second time with the same decisions, and counts those that
 	// replay (a measurement: it doubles their cost).
 	CheckReplay bool `json:"check_replay,omitempty"`
+	// Guide is the guide file of guided search (package static), for
+	// the strategies that steer by one.
+	Guide string `json:"guide,omitempty"`
 
 	// TraceDir is where traces of bugs are written.
 	TraceDir string `json:"trace_dir"`
