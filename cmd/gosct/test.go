@@ -16,6 +16,7 @@ import (
 	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
+	"github.com/gosct/gosct/static"
 )
 
 const testUsage = `usage: gosct test [flags] [packages] [-- go test flags]
@@ -89,6 +90,24 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	opts := rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps}
+	// guide is guided search's static guide, computed while the packages
+	// are loaded for instrumenting; guideWarning says why there is none
+	// (reported once the reporter exists).
+	var guide, guideWarning string
+	if usesGuide(o.strategy) {
+		opts.Analyze = func(l *rewrite.Loaded) error {
+			var err error
+			guide, err = computeGuide(l, static.Options{Targets: o.targets, Dir: cwd})
+			if err != nil {
+				var te *static.TargetError
+				if errors.As(err, &te) {
+					return &rewrite.UserError{Msg: te.Error()}
+				}
+				guideWarning = "guided search has no guide, it runs as a random walk: " + err.Error()
+			}
+			return nil
+		}
+	}
 	b, err := instrument(ctx, opts)
 	depsFailed := false
 	if err != nil && o.deps && !o.depsSet {
@@ -188,6 +207,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if depsFailed {
 		rep.message("warning", "", "", "", "dependency modules not instrumented (they are uncontrolled code): instrumenting them failed")
 	}
+	if guideWarning != "" {
+		rep.message("warning", "", "", "", guideWarning)
+	}
 	for _, w := range b.Warnings {
 		rep.message("warning", "", "", "", w)
 	}
@@ -262,7 +284,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
 			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay,
-			CheckDeterminism: o.checkDeterminism, Free: o.controlOff,
+			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Guide: guide,
 		}
 		r.describePackage(i, pkg, &cfg)
 		if byRange {
