@@ -46,6 +46,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "exit 1 if any run misses a known bug, reports a bug on a fixed program, or fails")
 	notes := fs.String("notes", "bench/reading.md", "markdown appended to the report (the reading of the figures); missing file: none")
 	quiet := fs.BoolP("quiet", "q", false, "no per-run log on stderr")
+	seeds := fs.Int("seeds", 0, "run every strategy once per seed (--seed, --seed+1, ...), stopping at the first bug, and write the medians as a section of --out")
+	section := fs.String("section", "seeds", "with --seeds: the name of the section of --out to write (other sections and the rest of the file are kept)")
+	title := fs.String("title", "Schedules to the first bug, median over seeds", "with --seeds: the section's heading")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -77,6 +80,40 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ps := Select(all, sel)
 	if len(ps) == 0 {
 		return fail(fmt.Errorf("no program matches %q", *programs))
+	}
+	if *seeds > 0 {
+		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
+		if !*quiet {
+			c.Log = stderr
+		}
+		start := time.Now()
+		sr, err := RunSeeds(ctx, c, ps, *seeds)
+		if err != nil {
+			return fail(err)
+		}
+		sr.WallS = time.Since(start).Seconds()
+		sr.Section, sr.Machine = *section, Machine()
+		sr.Command = "go run ./cmd/gosct-bench " + strings.Join(args, " ")
+		if *raw != "" {
+			b, _ := json.MarshalIndent(sr, "", " ")
+			if err := os.WriteFile(*raw, b, 0o644); err != nil {
+				return fail(err)
+			}
+		}
+		var md strings.Builder
+		sr.Markdown(&md)
+		if *out != "" {
+			old, err := os.ReadFile(*out)
+			if err != nil && !os.IsNotExist(err) {
+				return fail(err)
+			}
+			doc := putSection(string(old), *section, *title, md.String())
+			if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {
+				return fail(err)
+			}
+		}
+		fmt.Fprint(stdout, md.String())
+		return 0
 	}
 	rep := &Report{
 		Programs: ps, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs,
@@ -120,12 +157,15 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return fail(err)
+		// The sections seeds mode wrote stay, after the new report.
+		old, _ := os.ReadFile(*out)
+		var md strings.Builder
+		rep.Markdown(&md)
+		doc := md.String()
+		for _, sec := range sections(string(old)) {
+			doc = strings.TrimRight(doc, "\n") + "\n\n" + sec + "\n"
 		}
-		rep.Markdown(f)
-		if err := f.Close(); err != nil {
+		if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {
 			return fail(err)
 		}
 	}

@@ -60,6 +60,10 @@ func ParseStrategy(name string) (Strategy, error) {
 	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling}, nil
 }
 
+// needsGuide reports whether a strategy steers by the static analysis's
+// guide, which the build then computes.
+func (s Strategy) needsGuide() bool { return s.Strategy == "guided" }
+
 // ParseStrategies parses a comma-separated list of column names.
 func ParseStrategies(list string) ([]Strategy, error) {
 	var out []Strategy
