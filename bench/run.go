@@ -142,7 +142,7 @@ func (c *Config) build(ctx context.Context, tmp string, ps []*Program, rs Result
 		guide := ""
 		if c.needGuide() {
 			ro.Analyze = func(l *rewrite.Loaded) error {
-				path, st, err := static.CachedGuide(l.Fset, l.Packages, l.CacheDir, static.Options{})
+				path, st, err := static.CachedGuide(l.Fset, l.Packages, l.CacheDir, static.Options{Races: c.Races != "off"})
 				if err != nil {
 					c.logf("no guide for %s: %v", modDir, err)
 					return nil

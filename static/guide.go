@@ -140,7 +140,7 @@ func CachedGuide(fset *token.FileSet, pkgs []*packages.Package, cacheDir string,
 // options, and every source file of the packages.
 func cacheKey(pkgs []*packages.Package, o Options) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%q\x00%s\x00%d\x00%v\x00", version, o.Targets, o.Dir, o.MaxSeqs, o.NoAuto)
+	fmt.Fprintf(h, "%s\x00%q\x00%s\x00%d\x00%v\x00%v\x00", version, o.Targets, o.Dir, o.MaxSeqs, o.NoAuto, o.Races)
 	// A rebuilt gosct may analyze differently: its executable is part of
 	// the key (by size and time, as go's own cache does for tools).
 	if exe, err := os.Executable(); err == nil {

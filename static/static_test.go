@@ -315,3 +315,42 @@ func TestSites(t *testing.T) {
 		t.Errorf("scheduling points at locks.go:16: %v", ops)
 	}
 }
+
+// With the race detector on, a write and an access of the same field in
+// different functions with no lock in common are a race target; accesses
+// under a common lock are not.
+func TestRaceTargets(t *testing.T) {
+	p, _ := load(t, filepath.Join("..", "testprogs"), "./sctbench/cs_reorder_3_bad")
+	ss, err := p.Sequences(Options{Races: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := 0
+	for _, s := range ss {
+		if s.Kind == "race" {
+			races++
+		}
+	}
+	if races == 0 {
+		t.Errorf("no race target in reorder: %d sequences", len(ss))
+	}
+	ss, _ = p.Sequences(Options{})
+	for _, s := range ss {
+		if s.Kind == "race" {
+			t.Errorf("a race target with the race detector off: %s", s.What)
+		}
+	}
+	g := guideOf(t, "locks")
+	for _, s := range g.Seqs {
+		if s.Kind == "race" {
+			t.Errorf("race target without Races")
+		}
+	}
+	p, _ = load(t, filepath.Join("testdata", "mod"), "./locks")
+	ss, _ = p.Sequences(Options{Races: true})
+	for _, s := range ss {
+		if s.Kind == "race" {
+			t.Errorf("race target on accesses under a common lock: %s", s.What)
+		}
+	}
+}

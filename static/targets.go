@@ -33,7 +33,7 @@ func (k *Key) String() string {
 type Seq struct {
 	// Kind: "target" (--target), "failure" (t.Error, t.Fatal...),
 	// "panic", "deadlock" (lock order), "send" (on a closed channel),
-	// "close" (of a closed channel).
+	// "close" (of a closed channel), "race".
 	Kind string
 	What string
 	Keys []*Key
@@ -41,7 +41,7 @@ type Seq struct {
 
 // kindRank orders sequences: what the user asked for, then what the
 // tests check, then what Go's runtime checks.
-var kindRank = map[string]int{"target": 0, "failure": 1, "panic": 2, "deadlock": 3, "send": 4, "close": 5}
+var kindRank = map[string]int{"target": 0, "failure": 1, "panic": 2, "deadlock": 3, "send": 4, "close": 5, "race": 6}
 
 // Options says what to look for.
 type Options struct {
@@ -57,6 +57,9 @@ type Options struct {
 	MaxSeqs int
 	// NoAuto leaves out the targets found automatically.
 	NoAuto bool
+	// Races adds the access pairs a race detector would flag: the
+	// runtime's detector is on (--races report or sync).
+	Races bool
 }
 
 // A TargetError is a --target the packages do not have: bad input, in
@@ -97,6 +100,9 @@ func (p *Program) Sequences(o Options) ([]Seq, error) {
 		f.failures()
 		f.locks()
 		f.channels()
+		if o.Races {
+			f.races()
+		}
 	}
 	sort.SliceStable(f.seqs, func(i, j int) bool { return kindRank[f.seqs[i].Kind] < kindRank[f.seqs[j].Kind] })
 	max := o.MaxSeqs
@@ -384,6 +390,42 @@ func (f *finder) loc(addr ssa.Value) string {
 	return ""
 }
 
+// beforeEscape reports a store into memory just allocated, before the
+// allocation is used for anything but such stores (a composite literal's
+// fields, new(T) then its fields): no other goroutine can see it yet.
+func beforeEscape(st *ssa.Store) bool {
+	base := st.Addr
+	for {
+		switch a := base.(type) {
+		case *ssa.FieldAddr:
+			base = a.X
+			continue
+		case *ssa.IndexAddr:
+			base = a.X
+			continue
+		}
+		break
+	}
+	alloc, ok := base.(*ssa.Alloc)
+	if !ok || alloc.Block() != st.Block() {
+		return false
+	}
+	at := map[ssa.Instruction]int{}
+	for i, in := range st.Block().Instrs {
+		at[in] = i
+	}
+	for _, ref := range *alloc.Referrers() {
+		switch ref.(type) {
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+			continue
+		}
+		if i, ok := at[ref]; !ok || i < at[st] {
+			return false
+		}
+	}
+	return true
+}
+
 func derefStruct(t types.Type) (*types.Struct, bool) {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
@@ -396,6 +438,9 @@ func derefStruct(t types.Type) (*types.Struct, bool) {
 func (f *finder) writes(instr ssa.Instruction) []string {
 	switch in := instr.(type) {
 	case *ssa.Store:
+		if beforeEscape(in) {
+			return nil
+		}
 		if l := f.loc(in.Addr); l != "" {
 			return []string{l}
 		}

@@ -97,7 +97,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if usesGuide(o.strategy) {
 		opts.Analyze = func(l *rewrite.Loaded) error {
 			var err error
-			guide, err = computeGuide(l, static.Options{Targets: o.targets, Dir: cwd})
+			guide, err = computeGuide(l, static.Options{Targets: o.targets, Dir: cwd, Races: o.races != "off"})
 			if err != nil {
 				var te *static.TargetError
 				if errors.As(err, &te) {
