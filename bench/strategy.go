@@ -22,6 +22,10 @@ type Strategy struct {
 	// strategies (random, PCT), as the paper reports it for the
 	// randomized techniques only.
 	CountBuggy bool
+	// Guide gives the strategy the static analysis's guide: guided search
+	// steers by it, and the portfolio then has guided search as a member
+	// ("portfolio+guided").
+	Guide bool
 }
 
 // paperColumns are the columns of the techniques of the SCTBench paper, in
@@ -49,6 +53,11 @@ func ParseStrategy(name string) (Strategy, error) {
 	if d, err := strconv.Atoi(strings.TrimPrefix(name, "pct")); strings.HasPrefix(name, "pct") && err == nil && d >= 1 && "pct"+strconv.Itoa(d) == name {
 		base, depth = "pct", d
 	}
+	if name == "portfolio+guided" {
+		// The default portfolio, given the guide: guided search is
+		// then one of its members.
+		return Strategy{Name: name, Strategy: "portfolio", Guide: true}, nil
+	}
 	info, ok := strategies.Lookup(base)
 	if !ok {
 		return Strategy{}, fmt.Errorf("unknown strategy %q (known: %s, and pctD for PCT with depth D)", name, strings.Join(strategies.Names(), ", "))
@@ -57,12 +66,12 @@ func ParseStrategy(name string) (Strategy, error) {
 		depth = strategies.DefaultDepth
 		name = "pct" + strconv.Itoa(depth)
 	}
-	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling}, nil
+	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling, Guide: base == "guided"}, nil
 }
 
 // needsGuide reports whether a strategy steers by the static analysis's
 // guide, which the build then computes.
-func (s Strategy) needsGuide() bool { return s.Strategy == "guided" }
+func (s Strategy) needsGuide() bool { return s.Guide }
 
 // ParseStrategies parses a comma-separated list of column names.
 func ParseStrategies(list string) ([]Strategy, error) {
