@@ -8,6 +8,7 @@ package reorder_mixed
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -52,22 +53,23 @@ func work(sh *shard, tokens chan int, n int) {
 	}
 }
 
-// state is Reorder's: a and b change together, without a lock.
+// state is Reorder's: a and b change together, without a lock. They are
+// atomic, so the program has no data race: the bug is the order.
 type state struct {
-	a, b int
+	a, b atomic.Int32
 }
 
 // set writes a, then b.
 func (s *state) set() {
-	s.a = 1
-	s.b = -1
+	s.a.Store(1)
+	s.b.Store(-1)
 }
 
 // check asserts that it never sees one write without the other: it fails
 // when it runs between some setter's two writes.
 func (s *state) check(t testing.TB) {
-	if !((s.a == 0 && s.b == 0) || (s.a == 1 && s.b == -1)) {
-		t.Errorf("saw a = %d without b = -1", s.a)
+	if !((s.a.Load() == 0 && s.b.Load() == 0) || (s.a.Load() == 1 && s.b.Load() == -1)) {
+		t.Errorf("saw a = %d without b = -1", s.a.Load())
 	}
 }
 

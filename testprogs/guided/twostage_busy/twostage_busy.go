@@ -53,7 +53,8 @@ func work(sh *shard, tokens chan int, n int) {
 }
 
 // state is TwoStage's: data2 is derived from data1 in a second stage,
-// each stage under its own lock.
+// each stage under its own lock (and no data race: every access holds
+// the lock of its variable).
 type state struct {
 	d1, d2       sync.Mutex
 	data1, data2 int
@@ -64,10 +65,11 @@ type state struct {
 func (s *state) write() {
 	s.d1.Lock()
 	s.data1 = 1
+	v := s.data1
 	s.d1.Unlock()
 
 	s.d2.Lock()
-	s.data2 = s.data1 + 1
+	s.data2 = v + 1
 	s.d2.Unlock()
 }
 
