@@ -79,7 +79,7 @@ func newGraph(p *Program) *graph {
 				g.instrs = append(g.instrs, instr)
 				g.fnOf = append(g.fnOf, int32(fi))
 				c := int32(0)
-				if Op(instr) != "" {
+				if p.Op(instr) != "" {
 					c = 1
 				}
 				g.cost = append(g.cost, c)

@@ -107,7 +107,7 @@ func (f *finder) locks() {
 				// A read lock taken again deadlocks when a writer
 				// waits in between (RWMutex's writer preference).
 				for _, w := range writeSites[o1.a.lock] {
-					f.add("deadlock", "read lock taken again at "+f.lineOf(o1.b.at)+" with a writer waiting", f.lockKey(o1.a), f.key(w, Op(w)), f.lockKey(o1.b))
+					f.add("deadlock", "read lock taken again at "+f.lineOf(o1.b.at)+" with a writer waiting", f.lockKey(o1.a), f.key(w, f.p.Op(w)), f.lockKey(o1.b))
 					break
 				}
 			}
@@ -129,7 +129,7 @@ func (f *finder) lineOf(instr ssa.Instruction) string {
 	return "?"
 }
 
-func (f *finder) lockKey(a acquire) *Key { return f.key(a.at, Op(a.at)) }
+func (f *finder) lockKey(a acquire) *Key { return f.key(a.at, f.p.Op(a.at)) }
 
 // acquisition reports a lock taken by instr (Lock, RLock; TryLock never
 // blocks).

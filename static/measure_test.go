@@ -74,10 +74,17 @@ func TestMeasureXSync(t *testing.T) {
 		}
 		return analysis, time.Since(start)
 	}
-	t.Setenv("GOCACHE", t.TempDir())
+	// Each side gets a build cache of its own, empty at first: the
+	// analysis needs the dependencies' export data, which go list
+	// compiles as the build would.
+	plainCache, aloneCache := t.TempDir(), t.TempDir()
+	t.Setenv("GOCACHE", plainCache)
 	coldPlain := plain()
+	t.Setenv("GOCACHE", aloneCache)
 	coldAlone, st := standalone()
+	t.Setenv("GOCACHE", plainCache)
 	warmPlain := plain()
+	t.Setenv("GOCACHE", aloneCache)
 	warmAlone, _ := standalone()
 	analysis, inst := inGosct()
 	t.Logf("golang.org/x/sync/...: %d functions, %d lines, %d keys, %d key sequences (SSA and call graph %v of the analysis)",

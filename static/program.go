@@ -22,6 +22,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/cha"
@@ -45,6 +46,9 @@ type Program struct {
 	callees   map[ssa.CallInstruction][]*ssa.Function
 	callbacks map[ssa.CallInstruction][]*ssa.Function
 	isFunc    map[*ssa.Function]bool
+
+	freshMu     sync.Mutex
+	freshStores map[*ssa.BasicBlock]map[*ssa.Store]bool
 }
 
 // Load builds the SSA form of pkgs (loaded with syntax and types, as

@@ -65,7 +65,7 @@ func (f *finder) races() {
 				}
 				n++
 				f.add("race", "data race between the write at "+f.lineOf(w.instr)+" and the access at "+f.lineOf(a.instr),
-					f.key(w.instr, Op(w.instr)), f.key(a.instr, Op(a.instr)))
+					f.key(w.instr, f.p.Op(w.instr)), f.key(a.instr, f.p.Op(a.instr)))
 			}
 		}
 	}
@@ -76,13 +76,13 @@ func (f *finder) races() {
 func (f *finder) access(instr ssa.Instruction) (access, bool) {
 	switch in := instr.(type) {
 	case *ssa.Store:
-		if Op(in) == "write" && !beforeEscape(in) {
+		if f.p.Op(in) == "write" {
 			if l := f.loc(in.Addr); l != "" {
 				return access{instr: instr, loc: l, write: true}, true
 			}
 		}
 	case *ssa.UnOp:
-		if in.Op == token.MUL && Op(in) == "read" {
+		if in.Op == token.MUL && f.p.Op(in) == "read" {
 			if l := f.loc(in.X); l != "" {
 				return access{instr: instr, loc: l}, true
 			}

@@ -13,9 +13,16 @@ import (
 // runtime/ops.go), or "" if instr is not one. It follows the rewriter's
 // rules (docs/rewrite.md) closely enough to count scheduling points, not
 // exactly: a shared-memory access is one when its address is not a local
-// that nothing captures, whatever the rewriter decides about the
-// variable's type.
-func Op(instr ssa.Instruction) string {
+// that nothing captures, and a store that fills memory just allocated (a
+// composite literal, the arguments of a variadic call) is none.
+func (p *Program) Op(instr ssa.Instruction) string {
+	if st, ok := instr.(*ssa.Store); ok && p.fresh(st) {
+		return ""
+	}
+	return op(instr)
+}
+
+func op(instr ssa.Instruction) string {
 	switch in := instr.(type) {
 	case *ssa.Go:
 		return "go"
@@ -273,7 +280,7 @@ func (p *Program) Sites() map[Line][]ssa.Instruction {
 	for _, fn := range p.Funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if Op(instr) == "" {
+				if p.Op(instr) == "" {
 					continue
 				}
 				if l, ok := p.LineOf(instr); ok {
@@ -305,4 +312,80 @@ func itoa(i int) string {
 		b[n] = '-'
 	}
 	return string(b[n:])
+}
+
+// fresh reports a store into memory allocated in the same block and not
+// used yet but to be filled (composite literals, new(T) then its fields,
+// a variadic call's arguments): no other goroutine can see it, and the
+// rewriter puts no scheduling point there. Computed once per block.
+func (p *Program) fresh(st *ssa.Store) bool {
+	b := st.Block()
+	p.freshMu.Lock()
+	defer p.freshMu.Unlock()
+	m, ok := p.freshStores[b]
+	if !ok {
+		m = freshStores(b)
+		if p.freshStores == nil {
+			p.freshStores = map[*ssa.BasicBlock]map[*ssa.Store]bool{}
+		}
+		p.freshStores[b] = m
+	}
+	return m[st]
+}
+
+// freshStores walks a block in order: an allocation of the block escapes
+// at its first use other than an address computation, a load or a store
+// into it; stores into it before that fill fresh memory.
+func freshStores(b *ssa.BasicBlock) map[*ssa.Store]bool {
+	var out map[*ssa.Store]bool
+	escaped := map[*ssa.Alloc]bool{}
+	base := func(v ssa.Value) *ssa.Alloc {
+		for {
+			switch a := v.(type) {
+			case *ssa.FieldAddr:
+				v = a.X
+				continue
+			case *ssa.IndexAddr:
+				v = a.X
+				continue
+			case *ssa.Alloc:
+				if a.Block() == b {
+					return a
+				}
+			}
+			return nil
+		}
+	}
+	var ops []*ssa.Value
+	for _, instr := range b.Instrs {
+		switch in := instr.(type) {
+		case *ssa.Store:
+			if a := base(in.Addr); a != nil && !escaped[a] {
+				if out == nil {
+					out = map[*ssa.Store]bool{}
+				}
+				out[in] = true
+			}
+			if a := base(in.Val); a != nil {
+				escaped[a] = true // its address is stored
+			}
+			continue
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+			continue
+		case *ssa.UnOp:
+			if in.Op == token.MUL {
+				continue
+			}
+		}
+		ops = instr.Operands(ops[:0])
+		for _, o := range ops {
+			if o == nil || *o == nil {
+				continue
+			}
+			if a := base(*o); a != nil {
+				escaped[a] = true
+			}
+		}
+	}
+	return out
 }

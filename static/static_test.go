@@ -307,7 +307,7 @@ func TestSites(t *testing.T) {
 	for l, instrs := range sites {
 		if filepath.Base(l.File) == "locks.go" && l.Line == 16 {
 			for _, in := range instrs {
-				ops = append(ops, Op(in))
+				ops = append(ops, p.Op(in))
 			}
 		}
 	}

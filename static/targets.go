@@ -249,7 +249,7 @@ func (f *finder) withWrites(kind, what string, instrs []ssa.Instruction, tk *Key
 			if sameFunc(d, instrs) {
 				continue // the same goroutine's own write
 			}
-			k := f.key(d, Op(d))
+			k := f.key(d, f.p.Op(d))
 			if !have[k] {
 				have[k] = true
 				defs = append(defs, k)
@@ -390,42 +390,6 @@ func (f *finder) loc(addr ssa.Value) string {
 	return ""
 }
 
-// beforeEscape reports a store into memory just allocated, before the
-// allocation is used for anything but such stores (a composite literal's
-// fields, new(T) then its fields): no other goroutine can see it yet.
-func beforeEscape(st *ssa.Store) bool {
-	base := st.Addr
-	for {
-		switch a := base.(type) {
-		case *ssa.FieldAddr:
-			base = a.X
-			continue
-		case *ssa.IndexAddr:
-			base = a.X
-			continue
-		}
-		break
-	}
-	alloc, ok := base.(*ssa.Alloc)
-	if !ok || alloc.Block() != st.Block() {
-		return false
-	}
-	at := map[ssa.Instruction]int{}
-	for i, in := range st.Block().Instrs {
-		at[in] = i
-	}
-	for _, ref := range *alloc.Referrers() {
-		switch ref.(type) {
-		case *ssa.FieldAddr, *ssa.IndexAddr:
-			continue
-		}
-		if i, ok := at[ref]; !ok || i < at[st] {
-			return false
-		}
-	}
-	return true
-}
-
 func derefStruct(t types.Type) (*types.Struct, bool) {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
@@ -438,7 +402,7 @@ func derefStruct(t types.Type) (*types.Struct, bool) {
 func (f *finder) writes(instr ssa.Instruction) []string {
 	switch in := instr.(type) {
 	case *ssa.Store:
-		if beforeEscape(in) {
+		if f.p.fresh(in) {
 			return nil
 		}
 		if l := f.loc(in.Addr); l != "" {
