@@ -82,18 +82,32 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(fmt.Errorf("no program matches %q", *programs))
 	}
 	if *seeds > 0 {
-		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
-		if !*quiet {
-			c.Log = stderr
+		var sr *SeedReport
+		if *from != "" {
+			// Render a seeds run saved with --raw into --out.
+			b, err := os.ReadFile(*from)
+			if err != nil {
+				return fail(err)
+			}
+			sr = &SeedReport{}
+			if err := json.Unmarshal(b, sr); err != nil {
+				return fail(err)
+			}
+			sr.Command = withFlag(sr.Command, "--out", *out)
+		} else {
+			c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
+			if !*quiet {
+				c.Log = stderr
+			}
+			start := time.Now()
+			sr, err = RunSeeds(ctx, c, ps, *seeds)
+			if err != nil {
+				return fail(err)
+			}
+			sr.WallS = time.Since(start).Seconds()
+			sr.Section, sr.Machine = *section, Machine()
+			sr.Command = "go run ./cmd/gosct-bench " + shellJoin(args)
 		}
-		start := time.Now()
-		sr, err := RunSeeds(ctx, c, ps, *seeds)
-		if err != nil {
-			return fail(err)
-		}
-		sr.WallS = time.Since(start).Seconds()
-		sr.Section, sr.Machine = *section, Machine()
-		sr.Command = "go run ./cmd/gosct-bench " + strings.Join(args, " ")
 		if *raw != "" {
 			b, _ := json.MarshalIndent(sr, "", " ")
 			if err := os.WriteFile(*raw, b, 0o644); err != nil {
@@ -117,7 +131,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep := &Report{
 		Programs: ps, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs,
-		Command: "go run ./cmd/gosct-bench " + strings.Join(args, " "),
+		Command: "go run ./cmd/gosct-bench " + shellJoin(args),
 		Machine: Machine(),
 	}
 	if *from != "" {
@@ -180,6 +194,32 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// shellJoin joins args into a command line a shell reads back: arguments
+// with spaces or shell metacharacters are single-quoted.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"|()&;<>*?$`\\[]{}!#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+// withFlag returns the command line cmd with the value of flag (given as
+// "--flag value") replaced, or the flag added.
+func withFlag(cmd, flag, value string) string {
+	f := strings.Fields(cmd)
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == flag {
+			f[i+1] = value
+			return strings.Join(f, " ")
+		}
+	}
+	return cmd + " " + flag + " " + value
 }
 
 // Select keeps the programs whose directory matches re, with the fixed

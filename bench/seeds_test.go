@@ -56,3 +56,14 @@ func TestVersus(t *testing.T) {
 		}
 	}
 }
+
+func TestShellJoin(t *testing.T) {
+	got := shellJoin([]string{"--programs", "^(a|b)/", "--title", "it's here", "--seeds", "3"})
+	want := `--programs '^(a|b)/' --title 'it'\''s here' --seeds 3`
+	if got != want {
+		t.Errorf("%s, want %s", got, want)
+	}
+	if w := withFlag("x --out a.md --seeds 3", "--out", "b.md"); w != "x --out b.md --seeds 3" {
+		t.Errorf("withFlag: %s", w)
+	}
+}
