@@ -16,7 +16,7 @@ type simKey struct{ tid, pc int }
 // step is a scheduling point on a line of its own, so a thread at step pc
 // is k-pc steps from its step k, and cannot reach another thread's steps.
 // seqs lists key sequences as indices into keys.
-func simGuide(t *testing.T, p *prog, keys []simKey, seqs ...[]int) string {
+func simGuide(t testing.TB, p *prog, keys []simKey, seqs ...[]int) string {
 	t.Helper()
 	g := &Guide{Format: GuideFormat, ID: fmt.Sprintf("sim %v %v", keys, seqs), Files: []string{"sim.go"}}
 	line := map[simKey]int{}
@@ -51,7 +51,7 @@ func simGuide(t *testing.T, p *prog, keys []simKey, seqs ...[]int) string {
 
 // reorderGuide is reorder(x) with the thesis's two key locations: a
 // setter's first write, then the checker's last read.
-func reorderGuide(t *testing.T, x int) (*prog, string) {
+func reorderGuide(t testing.TB, x int) (*prog, string) {
 	p := reorder(x)
 	p.locate = true
 	keys := []simKey{{x, 3}}
@@ -255,4 +255,21 @@ func TestGuideDistance(t *testing.T) {
 			t.Errorf("%s %v: distance %d, want %d", c.op, c.frames, got, c.want)
 		}
 	}
+}
+
+// BenchmarkGuidedNext measures guided search's decisions on reorder(20)
+// with its guide (positions from the simulator): ranking, backtrack
+// points, the survey of the first execution.
+func BenchmarkGuidedNext(b *testing.B) {
+	p, path := reorderGuide(b, 20)
+	g := NewGuided(Options{Seed: 1, Guide: path})
+	decisions := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g.NewExecution()
+		s := p.run(g, 10000)
+		decisions += len(strings.Fields(s.schedule))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions), "ns/decision")
 }
