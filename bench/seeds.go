@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -271,18 +272,27 @@ func (rep *SeedReport) versus(w io.Writer, a, b string) {
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].ratio > cs[j].ratio })
 	fmt.Fprintf(w, "%s against %s, median over median (below 1: %s needs fewer schedules; a median above the limit counts as the limit): "+
-		"%s is as good or better on %d of %d programs; geometric mean of the ratios %.2f; worst %.1fx (`%s`)",
-		a, b, a, a, atLeast, len(cs), math.Exp(logSum/float64(len(cs))), cs[0].ratio, cs[0].prog)
+		"%s is as good or better on %d of %d programs; geometric mean of the ratios %sx; worst %sx (`%s`)",
+		a, b, a, a, atLeast, len(cs), ratio(math.Exp(logSum/float64(len(cs)))), ratio(cs[0].ratio), cs[0].prog)
 	var worse []string
 	for _, c := range cs {
 		if c.ratio > 1 {
-			worse = append(worse, fmt.Sprintf("`%s` %.1fx", c.prog, c.ratio))
+			worse = append(worse, fmt.Sprintf("`%s` %sx", c.prog, ratio(c.ratio)))
 		}
 	}
 	if len(worse) > 0 {
 		fmt.Fprintf(w, "; all programs where %s needs more: %s", a, strings.Join(worse, ", "))
 	}
 	fmt.Fprintf(w, ".\n\n")
+}
+
+// ratio renders a ratio with two significant digits (0.0023, 0.41, 3.5,
+// 12).
+func ratio(r float64) string {
+	if r >= 10 {
+		return strconv.FormatFloat(r, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(r, 'g', 2, 64)
 }
 
 // Sections of the results file that seeds mode writes are delimited by
