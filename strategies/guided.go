@@ -1,9 +1,7 @@
 package strategies
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -374,116 +372,6 @@ func (g *Guided) remember(p *Point, t *trial, pos, chosen int) {
 	}
 }
 
-// add puts b into the trial's backtrack set; when the set is full, b
-// replaces a random point that is not better, or is dropped.
-func (t *trial) add(rng *savedRand, max int, b backtrack) {
-	if len(t.back) < max {
-		t.back = append(t.back, b)
-		return
-	}
-	j := rng.Intn(len(t.back))
-	if o := t.back[j]; b.level > o.level || b.level == o.level && b.h <= o.h {
-		t.back[j] = b
-	}
-}
-
-// pop takes a backtrack point: a meta level at random among those
-// present, then the least distance at that level, ties at random.
-func (t *trial) pop(rng *savedRand) backtrack {
-	var levels []int
-	for _, b := range t.back {
-		if indexOf(levels, b.level) < 0 {
-			levels = append(levels, b.level)
-		}
-	}
-	lv := levels[rng.Intn(len(levels))]
-	var best int32
-	var at []int
-	for i, b := range t.back {
-		if b.level != lv {
-			continue
-		}
-		switch {
-		case len(at) == 0 || b.h < best:
-			best, at = b.h, append(at[:0], i)
-		case b.h == best:
-			at = append(at, i)
-		}
-	}
-	i := at[rng.Intn(len(at))]
-	b := t.back[i]
-	last := len(t.back) - 1
-	t.back[i] = t.back[last]
-	t.back = t.back[:last]
-	return b
-}
-
-// surveyStep is the survey of the first execution, at each of its
-// goroutine decisions: which keys some goroutine can reach. Goroutines
-// appear as the test runs (through callbacks the static analysis cannot
-// follow, too), so every decision of the first execution looks at the
-// goroutines that moved. At its first decision, the sequences reachable
-// already become trials, and the execution is the first of the first
-// one; the others join when the execution ends (finishSurvey).
-func (g *Guided) surveyStep(p *Point, pos int) {
-	r := &g.cur
-	if g.reach == nil {
-		g.reach = make([]bool, len(g.x.g.Keys))
-	}
-	for _, id := range p.Choices {
-		for len(r.seen) <= id {
-			r.seen = append(r.seen, -1)
-		}
-		op, frames, moves := p.Where.Where(id)
-		if r.seen[id] == moves {
-			continue
-		}
-		r.seen[id] = moves
-		g.x.reachable(op, frames, g.reach)
-	}
-	if pos > 0 {
-		return
-	}
-	g.addTrials()
-	if len(g.trials) == 0 {
-		r.random = true
-		return
-	}
-	g.turn = 1
-	r.t = g.trials[0]
-	r.t.runs++
-	r.t.fresh++
-}
-
-// addTrials makes a trial of every sequence all of whose keys are known
-// reachable and that is not one yet, in the guide's order.
-func (g *Guided) addTrials() {
-	have := map[int]bool{}
-	for _, t := range g.trials {
-		have[t.seq] = true
-	}
-	for s, seq := range g.x.g.Seqs {
-		if have[s] {
-			continue
-		}
-		ok := true
-		for _, k := range seq.Keys {
-			ok = ok && g.reach[k]
-		}
-		if ok {
-			g.trials = append(g.trials, g.newTrial(s))
-		}
-	}
-}
-
-func (g *Guided) newTrial(seq int) *trial {
-	t := &trial{seq: seq}
-	for _, k := range g.x.g.Seqs[seq].Keys {
-		t.keys = append(t.keys, g.x.key(k))
-	}
-	return t
-}
-
 // mix is splitmix64 of the pair: the tie-breaks of a decision depend
 // only on the seed and the decision's index, so a replayed prefix breaks
 // its ties the same way.
@@ -492,15 +380,6 @@ func mix(seed, x uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
-}
-
-// finishSurvey ends the survey: the sequences found reachable during the
-// first execution join the trials.
-func (g *Guided) finishSurvey() {
-	g.surveyed = true
-	if g.x != nil && g.reach != nil {
-		g.addTrials()
-	}
 }
 
 // Status says what the search steers toward and how far it got.
@@ -540,113 +419,3 @@ func (g *Guided) Exhausted() bool { return false }
 // taken out of the set, and its tie-breaks came from the stream, which
 // moved on.
 func (g *Guided) SkipExecution() {}
-
-// savedGuided is the saved state of a Guided between executions: the
-// random stream, the trials and their backtrack points.
-type savedGuided struct {
-	Format   int          `json:"format"`
-	Strategy string       `json:"strategy"`
-	Guide    string       `json:"guide"` // Guide.ID
-	Rand     randState    `json:"rand"`
-	Runs     int          `json:"runs"`
-	Turn     int          `json:"turn"`
-	Diverged int          `json:"diverged,omitempty"`
-	Surveyed bool         `json:"surveyed"`
-	Reach    []int        `json:"reach,omitempty"` // keys found reachable
-	Trials   []savedTrial `json:"trials,omitempty"`
-}
-
-type savedTrial struct {
-	Seq   int              `json:"seq"`
-	Runs  int              `json:"runs"`
-	Fresh int              `json:"fresh"`
-	Best  int              `json:"best"`
-	Back  []savedBacktrack `json:"back,omitempty"`
-}
-
-type savedBacktrack struct {
-	Seed   uint64      `json:"seed"`
-	Parent []deviation `json:"parent,omitempty"`
-	Pos    int         `json:"pos"`
-	G      int         `json:"g"`
-	Level  int         `json:"level"`
-	H      int32       `json:"h"`
-}
-
-func (g *Guided) guideID() string {
-	if g.x == nil {
-		return ""
-	}
-	return g.x.g.ID
-}
-
-// Save writes the state; call it between executions (or right after
-// NewExecution: the backtrack point taken is then already out of the set).
-func (g *Guided) Save(w io.Writer) error {
-	v := savedGuided{
-		Format: stateFormat, Strategy: "guided", Guide: g.guideID(), Rand: g.rng.state(),
-		Runs: g.runs, Turn: g.turn, Diverged: g.diverged, Surveyed: g.surveyed,
-	}
-	for k, ok := range g.reach {
-		if ok {
-			v.Reach = append(v.Reach, k)
-		}
-	}
-	for _, t := range g.trials {
-		st := savedTrial{Seq: t.seq, Runs: t.runs, Fresh: t.fresh, Best: t.best}
-		for _, b := range t.back {
-			st.Back = append(st.Back, savedBacktrack{Seed: b.seed, Parent: b.parent, Pos: b.pos, G: b.g, Level: b.level, H: b.h})
-		}
-		v.Trials = append(v.Trials, st)
-	}
-	return json.NewEncoder(w).Encode(v)
-}
-
-// Load restores what Save wrote, into a Guided created with the same
-// options and the same guide.
-func (g *Guided) Load(r io.Reader) error {
-	var v savedGuided
-	if err := decodeSaved(r, "guided", &v, &v.Format, &v.Strategy); err != nil {
-		return err
-	}
-	if v.Guide != g.guideID() {
-		return fmt.Errorf("saved guided search was made with another guide (the code or the targets changed): start a new search")
-	}
-	if v.Runs < 0 || v.Turn < 0 {
-		return fmt.Errorf("saved guided state is inconsistent")
-	}
-	var reach []bool
-	if len(v.Reach) > 0 {
-		if g.x == nil {
-			return fmt.Errorf("saved guided state has keys, and there is no guide")
-		}
-		reach = make([]bool, len(g.x.g.Keys))
-		for _, k := range v.Reach {
-			if k < 0 || k >= len(reach) {
-				return fmt.Errorf("saved guided state names key %d, which the guide does not have", k)
-			}
-			reach[k] = true
-		}
-	}
-	var trials []*trial
-	for _, st := range v.Trials {
-		if g.x == nil || st.Seq < 0 || st.Seq >= len(g.x.g.Seqs) {
-			return fmt.Errorf("saved guided state names key sequence %d, which the guide does not have", st.Seq)
-		}
-		t := g.newTrial(st.Seq)
-		t.runs, t.fresh, t.best = st.Runs, st.Fresh, st.Best
-		for _, b := range st.Back {
-			if b.Pos < 0 || b.G < 0 || b.Level < 0 || b.Level > len(t.keys) {
-				return fmt.Errorf("saved guided state has a bad backtrack point: %+v", b)
-			}
-			t.back = append(t.back, backtrack{seed: b.Seed, parent: b.Parent, pos: b.Pos, g: b.G, level: b.Level, h: b.H})
-		}
-		trials = append(trials, t)
-	}
-	if err := g.rng.restore(v.Rand); err != nil {
-		return err
-	}
-	g.runs, g.turn, g.diverged, g.surveyed, g.reach, g.trials = v.Runs, v.Turn, v.Diverged, v.Surveyed, reach, trials
-	g.cur = guidedRun{}
-	return nil
-}
