@@ -40,6 +40,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", 2, "test binaries run at once (each is nearly single-threaded: the runtime runs one goroutine at a time)")
 	races := fs.String("races", "auto", "race reports: off, report, or auto (on for Go-specific programs, off for SCTBench ports)")
 	programs := fs.String("programs", "", "regexp selecting programs by directory (a fixed twin is selected with its buggy program)")
+	skip := fs.String("skip", "", "regexp of program directories to leave out (with their fixed twins)")
 	out := fs.String("out", "docs/results.md", "markdown file to write (\"\": none)")
 	raw := fs.String("raw", "", "also write the raw results as JSON to this file")
 	from := fs.String("from", "", "render the raw results of an earlier run instead of running")
@@ -78,6 +79,23 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	ps := Select(all, sel)
+	if *skip != "" {
+		re, err := regexp.Compile(*skip)
+		if err != nil {
+			return fail(err)
+		}
+		drop := map[string]bool{}
+		for _, p := range Select(all, re) {
+			drop[p.Dir] = true
+		}
+		kept := ps[:0]
+		for _, p := range ps {
+			if !drop[p.Dir] {
+				kept = append(kept, p)
+			}
+		}
+		ps = kept
+	}
 	if len(ps) == 0 {
 		return fail(fmt.Errorf("no program matches %q", *programs))
 	}
