@@ -24,7 +24,7 @@ type Strategy struct {
 	CountBuggy bool
 	// Guide gives the strategy the static analysis's guide: guided search
 	// steers by it, and the portfolio then has guided search as a member
-	// ("portfolio+guided").
+	// ("portfolio-unguided" is the portfolio without it).
 	Guide bool
 }
 
@@ -53,10 +53,10 @@ func ParseStrategy(name string) (Strategy, error) {
 	if d, err := strconv.Atoi(strings.TrimPrefix(name, "pct")); strings.HasPrefix(name, "pct") && err == nil && d >= 1 && "pct"+strconv.Itoa(d) == name {
 		base, depth = "pct", d
 	}
-	if name == "portfolio+guided" {
-		// The default portfolio, given the guide: guided search is
-		// then one of its members.
-		return Strategy{Name: name, Strategy: "portfolio", Guide: true}, nil
+	if name == "portfolio-unguided" {
+		// The portfolio without the guide, hence without guided
+		// search: to measure what the guide adds to it.
+		return Strategy{Name: name, Strategy: "portfolio"}, nil
 	}
 	info, ok := strategies.Lookup(base)
 	if !ok {
@@ -66,7 +66,8 @@ func ParseStrategy(name string) (Strategy, error) {
 		depth = strategies.DefaultDepth
 		name = "pct" + strconv.Itoa(depth)
 	}
-	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling, Guide: base == "guided"}, nil
+	// Guided search and the portfolio get the guide, as from the command.
+	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling, Guide: base == "guided" || base == "portfolio"}, nil
 }
 
 // needsGuide reports whether a strategy steers by the static analysis's

@@ -213,7 +213,7 @@ func (o *testOptions) validate() error {
 		}
 	}
 	if len(o.targets) > 0 && !usesGuide(o.strategy) {
-		return usagef("--target steers guided search: add --strategy guided")
+		return usagef("--target steers guided search: use --strategy guided (or the portfolio, of which it is a member)")
 	}
 	for _, t := range o.targets {
 		if i := strings.LastIndexByte(t, ':'); i <= 0 || i == len(t)-1 {
@@ -224,8 +224,9 @@ func (o *testOptions) validate() error {
 }
 
 // usesGuide reports the strategies that steer by a guide, which the
-// command computes before the build (package static).
-func usesGuide(strategy string) bool { return strategy == "guided" }
+// command computes before the build (package static): guided search, and
+// the portfolio, which has it as a member when there is a guide.
+func usesGuide(strategy string) bool { return strategy == "guided" || strategy == "portfolio" }
 
 // parseFlags runs fs over args and turns pflag's errors into usage errors in
 // the user's terms: the commonest mistake is a go test flag with one dash.

@@ -103,7 +103,11 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				if errors.As(err, &te) {
 					return &rewrite.UserError{Msg: te.Error()}
 				}
-				guideWarning = "guided search has no guide, it runs as a random walk: " + err.Error()
+				what := "guided search has no guide, it runs as a random walk"
+				if o.strategy != "guided" {
+					what = "the portfolio runs without guided search"
+				}
+				guideWarning = what + ": " + err.Error()
 			}
 			return nil
 		}
