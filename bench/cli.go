@@ -189,13 +189,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *out != "" {
-		// The sections seeds mode wrote stay, after the new report.
+		// The sections seeds mode wrote stay, before the reading.
 		old, _ := os.ReadFile(*out)
 		var md strings.Builder
 		rep.Markdown(&md)
 		doc := md.String()
 		for _, sec := range sections(string(old)) {
-			doc = strings.TrimRight(doc, "\n") + "\n\n" + sec + "\n"
+			doc = addSection(doc, sec)
 		}
 		if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {
 			return fail(err)

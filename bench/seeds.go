@@ -334,11 +334,21 @@ func putSection(doc, name, title, body string) string {
 			return doc[:i] + block + doc[i+j+len(e):]
 		}
 	}
-	if doc != "" && !strings.HasSuffix(doc, "\n") {
-		doc += "\n"
+	return addSection(doc, block)
+}
+
+// readingHeading starts the reading of the figures (bench/reading.md),
+// which ends the results file.
+const readingHeading = "## Reading the figures"
+
+// addSection puts a section's block before the reading of the figures, or
+// at the end of a file that has none.
+func addSection(doc, block string) string {
+	if i := strings.Index(doc, "\n"+readingHeading); i >= 0 {
+		return strings.TrimRight(doc[:i+1], "\n") + "\n\n" + block + "\n\n" + doc[i+1:]
 	}
 	if doc != "" {
-		doc += "\n"
+		doc = strings.TrimRight(doc, "\n") + "\n\n"
 	}
 	return doc + block + "\n"
 }

@@ -38,6 +38,11 @@ func TestSections(t *testing.T) {
 	if !strings.HasPrefix(doc, "# report\n\ntext\n") {
 		t.Fatalf("the rest of the file changed:\n%s", doc)
 	}
+	// A new section goes before the reading, which ends the file.
+	doc = putSection("# report\n\n## Reading the figures\n\nwords\n", "c", "Section C", "body c")
+	if !strings.HasSuffix(doc, "## Reading the figures\n\nwords\n") || !strings.Contains(doc, "body c") {
+		t.Fatalf("section and reading:\n%s", doc)
+	}
 }
 
 func TestVersus(t *testing.T) {
