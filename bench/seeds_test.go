@@ -55,7 +55,7 @@ func TestVersus(t *testing.T) {
 	var b strings.Builder
 	rep.versus(&b, "guided", "random")
 	s := b.String()
-	for _, want := range []string{"better on 2 of 3 programs", "worst 3x (`p2`)", "`p2` 3x"} {
+	for _, want := range []string{"better on 2 of 3 programs, within 2x on 2", "worst 3x (`p2`)", "`p2` 3x"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("missing %q in %q", want, s)
 		}
