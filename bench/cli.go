@@ -43,6 +43,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", 2, "test binaries run at once (each is nearly single-threaded: the runtime runs one goroutine at a time)")
 	races := fs.String("races", "auto", "race reports: off, report, or auto (on for Go-specific programs, off for SCTBench ports)")
 	programs := fs.String("programs", "", "regexp selecting programs by directory (a fixed twin is selected with its buggy program)")
+	skip := fs.String("skip", "", "regexp of program directories to leave out (with their fixed twins)")
 	out := fs.String("out", "docs/results.md", "markdown file to write (\"\": none)")
 	raw := fs.String("raw", "", "also write the raw results as JSON to this file")
 	from := fs.String("from", "", "render the raw results of an earlier run instead of running")
@@ -51,6 +52,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	quiet := fs.BoolP("quiet", "q", false, "no per-run log on stderr")
 	minimize := fs.Duration("minimize", DefaultMinimize, "how long to shrink each bug's schedule, as gosct test --minimize (0: not shrunk)")
 	minimizedOnly := fs.Bool("minimized-section", false, "run the buggy programs only, each strategy stopping at its first bug, and write only the 'Minimized schedules' section of --out (the rest of the file is kept)")
+	seeds := fs.Int("seeds", 0, "run every strategy once per seed (--seed, --seed+1, ...), stopping at the first bug, and write the medians as a section of --out")
+	section := fs.String("section", "seeds", "with --seeds: the name of the section of --out to write (other sections and the rest of the file are kept)")
+	title := fs.String("title", "Schedules to the first bug, median over seeds", "with --seeds: the section's heading")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -86,12 +90,77 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			st[i].CountBuggy = false
 		}
 	}
+	if *skip != "" {
+		re, err := regexp.Compile(*skip)
+		if err != nil {
+			return fail(err)
+		}
+		drop := map[string]bool{}
+		for _, p := range Select(all, re) {
+			drop[p.Dir] = true
+		}
+		kept := ps[:0]
+		for _, p := range ps {
+			if !drop[p.Dir] {
+				kept = append(kept, p)
+			}
+		}
+		ps = kept
+	}
 	if len(ps) == 0 {
 		return fail(fmt.Errorf("no program matches %q", *programs))
 	}
+	if *seeds > 0 {
+		var sr *SeedReport
+		if *from != "" {
+			// Render a seeds run saved with --raw into --out.
+			b, err := os.ReadFile(*from)
+			if err != nil {
+				return fail(err)
+			}
+			sr = &SeedReport{}
+			if err := json.Unmarshal(b, sr); err != nil {
+				return fail(err)
+			}
+			sr.Command = withFlag(sr.Command, "--out", *out)
+		} else {
+			c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
+			if !*quiet {
+				c.Log = stderr
+			}
+			start := time.Now()
+			sr, err = RunSeeds(ctx, c, ps, *seeds)
+			if err != nil {
+				return fail(err)
+			}
+			sr.WallS = time.Since(start).Seconds()
+			sr.Section, sr.Machine = *section, Machine()
+			sr.Command = "go run ./cmd/gosct-bench " + shellJoin(args)
+		}
+		if *raw != "" {
+			b, _ := json.MarshalIndent(sr, "", " ")
+			if err := os.WriteFile(*raw, b, 0o644); err != nil {
+				return fail(err)
+			}
+		}
+		var md strings.Builder
+		sr.Markdown(&md)
+		if *out != "" {
+			old, err := os.ReadFile(*out)
+			if err != nil && !os.IsNotExist(err) {
+				return fail(err)
+			}
+			doc := putSection(string(old), *section, *title, md.String())
+			if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {
+				return fail(err)
+			}
+		}
+		fmt.Fprint(stdout, md.String())
+		return 0
+	}
 	rep := &Report{
 		Programs: ps, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs,
-		Command: "go run ./cmd/gosct-bench " + strings.Join(args, " "),
+		Command: "go run ./cmd/gosct-bench " + shellJoin(args),
 		Machine: Machine(),
 	}
 	if *from != "" {
@@ -137,12 +206,15 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		*out = ""
 	}
 	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return fail(err)
+		// The sections seeds mode wrote stay, before the reading.
+		old, _ := os.ReadFile(*out)
+		var md strings.Builder
+		rep.Markdown(&md)
+		doc := md.String()
+		for _, sec := range sections(string(old)) {
+			doc = addSection(doc, sec)
 		}
-		rep.Markdown(f)
-		if err := f.Close(); err != nil {
+		if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {
 			return fail(err)
 		}
 	}
@@ -157,6 +229,32 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// shellJoin joins args into a command line a shell reads back: arguments
+// with spaces or shell metacharacters are single-quoted.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"|()&;<>*?$`\\[]{}!#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+// withFlag returns the command line cmd with the value of flag (given as
+// "--flag value") replaced, or the flag added.
+func withFlag(cmd, flag, value string) string {
+	f := strings.Fields(cmd)
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == flag {
+			f[i+1] = value
+			return strings.Join(f, " ")
+		}
+	}
+	return cmd + " " + flag + " " + value
 }
 
 // Select keeps the programs whose directory matches re, with the fixed

@@ -14,6 +14,7 @@ import (
 	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
+	"github.com/gosct/gosct/static"
 )
 
 // Config says how to run the benchmark.
@@ -105,9 +106,11 @@ func Run(ctx context.Context, c Config, ps []*Program) (Results, error) {
 	return rs, ctx.Err()
 }
 
-// binary is a built test binary.
+// binary is a built test binary, with the guide of its build when a
+// strategy needs one.
 type binary struct {
 	path, dir, importPath string
+	guide                 string
 }
 
 // build instruments the programs module by module and builds one test
@@ -138,7 +141,21 @@ func (c *Config) build(ctx context.Context, tmp string, ps []*Program, rs Result
 			pats = append(pats, "./"+filepath.ToSlash(rel))
 		}
 		start := time.Now()
-		b, err := rewrite.Instrument(ctx, rewrite.Options{Dir: modDir, Patterns: pats})
+		ro := rewrite.Options{Dir: modDir, Patterns: pats}
+		guide := ""
+		if c.needGuide() {
+			ro.Analyze = func(l *rewrite.Loaded) error {
+				path, st, err := static.CachedGuide(l.Fset, l.Packages, l.CacheDir, static.Options{Races: c.Races != "off"})
+				if err != nil {
+					c.logf("no guide for %s: %v", modDir, err)
+					return nil
+				}
+				c.logf("guide of %s: %d key sequences (cached: %v, %.1fs)", modDir, st.Seqs, st.Cached, st.All.Seconds())
+				guide = path
+				return nil
+			}
+		}
+		b, err := rewrite.Instrument(ctx, ro)
 		if err != nil {
 			for _, p := range byMod[m] {
 				fail(p, fmt.Errorf("instrument: %v", err))
@@ -168,14 +185,28 @@ func (c *Config) build(ctx context.Context, tmp string, ps []*Program, rs Result
 				continue
 			}
 			c.logf("%-45s built in %.1fs", p.Dir, time.Since(start).Seconds())
-			bins[p.Dir] = &binary{path: out, dir: dir, importPath: pkg.ImportPath}
+			bins[p.Dir] = &binary{path: out, dir: dir, importPath: pkg.ImportPath, guide: guide}
 		}
 	}
 	return bins
 }
 
+func (c *Config) needGuide() bool {
+	for _, s := range c.Strategies {
+		if s.needsGuide() {
+			return true
+		}
+	}
+	return false
+}
+
 // runOne runs strategy s on program p's binary.
 func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program, s Strategy) *Result {
+	return c.runSeed(ctx, tmp, bin, p, s, c.Seed)
+}
+
+// runSeed runs strategy s on program p's binary with the given seed.
+func (c *Config) runSeed(ctx context.Context, tmp string, bin *binary, p *Program, s Strategy, seed int64) *Result {
 	r := &Result{Program: p.Dir, Strategy: s.Name, Buggy: -1}
 	traces, err := os.MkdirTemp(tmp, "traces-")
 	if err != nil {
@@ -184,9 +215,12 @@ func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program
 	}
 	defer os.RemoveAll(traces)
 	cfg := wire.Config{
-		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: c.Seed,
+		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: seed,
 		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth,
 		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces, MinimizeNS: int64(c.Minimize),
+	}
+	if s.needsGuide() {
+		cfg.Guide = bin.guide
 	}
 	timeout := 10 * time.Minute
 	if c.Budget > 0 {

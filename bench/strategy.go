@@ -22,6 +22,10 @@ type Strategy struct {
 	// strategies (random, PCT), as the paper reports it for the
 	// randomized techniques only.
 	CountBuggy bool
+	// Guide gives the strategy the static analysis's guide: guided search
+	// steers by it, and the portfolio then has guided search as a member
+	// ("portfolio-unguided" is the portfolio without it).
+	Guide bool
 }
 
 // paperColumns are the columns of the techniques of the SCTBench paper, in
@@ -49,6 +53,11 @@ func ParseStrategy(name string) (Strategy, error) {
 	if d, err := strconv.Atoi(strings.TrimPrefix(name, "pct")); strings.HasPrefix(name, "pct") && err == nil && d >= 1 && "pct"+strconv.Itoa(d) == name {
 		base, depth = "pct", d
 	}
+	if name == "portfolio-unguided" {
+		// The portfolio without the guide, hence without guided
+		// search: to measure what the guide adds to it.
+		return Strategy{Name: name, Strategy: "portfolio"}, nil
+	}
 	info, ok := strategies.Lookup(base)
 	if !ok {
 		return Strategy{}, fmt.Errorf("unknown strategy %q (known: %s, and pctD for PCT with depth D)", name, strings.Join(strategies.Names(), ", "))
@@ -57,8 +66,13 @@ func ParseStrategy(name string) (Strategy, error) {
 		depth = strategies.DefaultDepth
 		name = "pct" + strconv.Itoa(depth)
 	}
-	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling}, nil
+	// Guided search and the portfolio get the guide, as from the command.
+	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling, Guide: base == "guided" || base == "portfolio"}, nil
 }
+
+// needsGuide reports whether a strategy steers by the static analysis's
+// guide, which the build then computes.
+func (s Strategy) needsGuide() bool { return s.Guide }
 
 // ParseStrategies parses a comma-separated list of column names.
 func ParseStrategies(list string) ([]Strategy, error) {

@@ -10,8 +10,11 @@ package rewrite
 import (
 	"context"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // Options says what to instrument.
@@ -29,6 +32,25 @@ type Options struct {
 	Deps bool
 	// CacheDir is where overlay files and the unpacked runtime go;
 	// "" means os.UserCacheDir()/gosct.
+	CacheDir string
+	// Analyze, when set, is called once the packages are loaded and
+	// type-checked, before they are rewritten (the rewriter changes
+	// their syntax trees in place): a static analysis of the user's
+	// code (package static) runs there without loading it again. Its
+	// error stops Instrument.
+	Analyze func(*Loaded) error
+}
+
+// Loaded is the user's code as Instrument loaded it, before any change.
+type Loaded struct {
+	Fset *token.FileSet
+	// Packages are the packages to be instrumented, test variants
+	// included, with syntax and types (their dependencies outside them
+	// have types only).
+	Packages []*packages.Package
+	// Roots are the import paths the patterns matched.
+	Roots map[string]bool
+	// CacheDir is the directory the instrumented build's files go to.
 	CacheDir string
 }
 
@@ -99,6 +121,11 @@ func Instrument(ctx context.Context, o Options) (*Build, error) {
 	}
 	if mod.Work == "" && mod.Path != gosctModule && needsBuildList(mod.Content) {
 		mod.buildList = listBuildList(ctx, mod.Dir)
+	}
+	if o.Analyze != nil {
+		if err := o.Analyze(&Loaded{Fset: ld.fset, Packages: ld.pkgs, Roots: ld.roots, CacheDir: cache}); err != nil {
+			return nil, err
+		}
 	}
 	// Vetting instrumented code checks gosct's rewriting, not the user's
 	// code (and is not cached for overlaid packages).

@@ -125,6 +125,9 @@ type goroutine struct {
 	covSeq    uint32
 	covRelSeq uint32
 	covRelObj uintptr
+	// at is g's stack at its last scheduling point, recorded when the
+	// strategy steers by positions (locate.go).
+	at stackPos
 }
 
 // doing reads what Go's scheduler says g is doing.

@@ -92,6 +92,10 @@ type execution struct {
 	strat strategies.Strategy
 	t     *testing.T
 
+	// locate records goroutines' stacks for a strategy that steers by
+	// them (locate.go).
+	locate bool
+
 	gs       []*goroutine
 	byGoid   rmap[int64, *goroutine]
 	runnable []*goroutine // ordered by id; see choose
@@ -189,6 +193,9 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 		t:        t,
 		comeback: make(chan struct{}, 1),
 		abandon:  make(chan struct{}),
+	}
+	if l, ok := strat.(strategies.Locating); ok {
+		e.locate = l.Locates()
 	}
 	e.clock.init()
 	e.sync.init()
@@ -377,6 +384,9 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 	if e.cov != nil {
 		pcs.capture()
 	}
+	if e.locate {
+		me.at.record()
+	}
 	e.mu.Lock()
 	if e.aborting {
 		e.mu.Unlock()
@@ -534,6 +544,10 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 	} else {
 		e.pt.Ops = nil
 	}
+	e.pt.Where = nil
+	if e.locate {
+		e.pt.Where = e
+	}
 	var i int
 	if e.fairSince == 0 || e.following() {
 		i = e.strategyNext()
@@ -579,6 +593,7 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 			e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: "select case " + itoa(r), Pos: me.where})
 		}
 	}
+	e.pt.Where = nil
 	i := e.strategyNext()
 	if i < 0 || i >= len(ready) {
 		i = 0
@@ -612,6 +627,7 @@ func (e *execution) chooseValue(me *goroutine, n int, what string) int {
 	e.pt.Current = me.id
 	e.pt.Yield = false
 	e.pt.Ops = nil
+	e.pt.Where = nil
 	var op strategies.Op
 	if e.set.detailed {
 		op = strategies.Op{Name: what, Pos: callerPos()}

@@ -18,7 +18,8 @@ import (
 // find).
 //
 // Members: random, db (bound Options.Bound, default 3), pct d=3, pct d=2,
-// pct d=1, each with its own seed derived from Options.Seed. The rotation
+// pct d=1, and guided search when there is a guide (Options.Guide), each
+// with its own seed derived from Options.Seed. The rotation
 // is weighted by how many SCTBench bugs each found early (random 27 within
 // 2 schedules, PCT d=3 the most within 100,000, PCT d=1 the fewest): a
 // cycle of 8 executions is random, db, pct d=3, random, pct d=2, random,
@@ -53,13 +54,21 @@ func NewPortfolio(o Options) *Portfolio {
 	}
 	pct := func(d int) func(*Options) { return func(o *Options) { o.Depth = d } }
 	newPCT := func(o Options) Strategy { return NewPCT(o) }
-	return &Portfolio{cur: -1, turn: -1, cycle: []int{0, 1, 2, 0, 3, 0, 2, 4}, members: []member{
+	p := &Portfolio{cur: -1, turn: -1, cycle: []int{0, 1, 2, 0, 3, 0, 2, 4}, members: []member{
 		{name: "random", s: mk(0, func(o Options) Strategy { return NewRandom(o) }, nil)},
 		{name: "db", s: mk(1, func(o Options) Strategy { return NewDB(o) }, nil)},
 		{name: "pct d=3", s: mk(2, newPCT, pct(3))},
 		{name: "pct d=2", s: mk(3, newPCT, pct(2))},
 		{name: "pct d=1", s: mk(4, newPCT, pct(1))},
 	}}
+	if o.Guide != "" {
+		// With a guide, guided search takes the third turn of
+		// every nine: deep bugs in long tests with many goroutines
+		// that take no part in them, which the others rarely reach.
+		p.members = append(p.members, member{name: "guided", s: mk(5, func(o Options) Strategy { return NewGuided(o) }, nil)})
+		p.cycle = []int{0, 1, 5, 2, 0, 3, 0, 2, 4}
+	}
+	return p
 }
 
 func init() {
@@ -110,13 +119,24 @@ func (p *Portfolio) Next(pt *Point) int {
 	return p.members[p.cur].s.Next(pt)
 }
 
-// Stateless is the current member's: true while db decides.
+// Stateless is the current member's: true while db decides, or guided
+// search in one of its descents.
 func (p *Portfolio) Stateless() bool {
 	if p.cur < 0 {
 		return false
 	}
 	st, ok := p.members[p.cur].s.(Stateless)
 	return ok && st.Stateless()
+}
+
+// Locates asks the runtime for positions when the member of the current
+// execution steers by them (guided search).
+func (p *Portfolio) Locates() bool {
+	if p.cur < 0 {
+		return false
+	}
+	l, ok := p.members[p.cur].s.(Locating)
+	return ok && l.Locates()
 }
 
 // Member names the member that decides the current execution, e.g.

@@ -110,3 +110,40 @@ func TestPortfolioResume(t *testing.T) {
 		t.Fatal("a portfolio of seed 6 loaded the state of seed 5")
 	}
 }
+
+// With a guide, guided search is a member: the third of every nine
+// executions, the only ones that ask for positions; it finds reorder's
+// bug at its first turn; the portfolio saves and loads it.
+func TestPortfolioWithGuide(t *testing.T) {
+	p, path := reorderGuide(t, 20)
+	pf := NewPortfolio(Options{Seed: 2, Guide: path})
+	var order []string
+	first := 0
+	for i := 1; i <= 12; i++ {
+		pf.NewExecution()
+		order = append(order, pf.Member())
+		if pf.Locates() != (pf.Member() == "guided") {
+			t.Errorf("execution %d (%s): Locates %v", i, pf.Member(), pf.Locates())
+		}
+		if p.run(pf, 10000).failed && first == 0 {
+			first = i
+		}
+	}
+	want := "random,db,guided,pct d=3,random,pct d=2,random,pct d=3,pct d=1,random,db,guided"
+	if got := strings.Join(order, ","); got != want {
+		t.Fatalf("rotation %s, want %s", got, want)
+	}
+	if first == 0 || first > 3 {
+		t.Errorf("first bug at execution %d, want by the guided member's first turn (3)", first)
+	}
+	var buf bytes.Buffer
+	if err := pf.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewPortfolio(Options{Seed: 2, Guide: path}).Load(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if NewPortfolio(Options{Seed: 2}).Locates() {
+		t.Errorf("a portfolio without a guide asks for positions")
+	}
+}

@@ -35,6 +35,12 @@ type Options struct {
 	// Threads and Steps are initial estimates of PCT's n and k; PCT refines
 	// them from the executions it has seen.
 	Threads, Steps int
+	// Guide is the path of the guide file (package static computes it)
+	// that guided search steers by; "" leaves it a random walk.
+	Guide string
+	// Backtrack caps guided search's backtrack points per key sequence
+	// (default DefaultBacktrack).
+	Backtrack int
 }
 
 // Info describes a strategy to the programs that offer it: the command

@@ -22,10 +22,11 @@ import (
 // below keep the paper's one-step creation to reproduce its counts.
 
 type thread struct {
-	ops  []op
-	pc   int
-	live bool // created and not finished
-	regs [4]int
+	ops   []op
+	pc    int
+	live  bool // created and not finished
+	regs  [4]int
+	moves int
 }
 
 // op is one step. guard, if set, says whether the step can run (a lock is
@@ -43,6 +44,11 @@ type op struct {
 type prog struct {
 	threads [][]op // thread 0 is live at start; others start when created
 	nvars   int
+	// locate makes the simulator a Locator (Point.Where): thread id's
+	// position is the frame {file, 1000*id + pc}, file "sim.go" unless
+	// set.
+	locate bool
+	file   string
 }
 
 type sim struct {
@@ -82,12 +88,17 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 			break
 		}
 		pt.Kind, pt.Choices, pt.Current, pt.Yield = Goroutine, en, cur, yielded
+		pt.Where = nil
+		if p.locate {
+			pt.Where = s
+		}
 		i := st.Next(pt)
 		s.points++
 		cur = en[i]
 		t := s.th[cur]
 		o := t.ops[t.pc]
 		t.pc++
+		t.moves++
 		entry := fmt.Sprintf("T%d:%s", cur, o.name)
 		if o.cases > 1 {
 			cs := make([]int, o.cases)
@@ -117,6 +128,16 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		}
 	}
 	return out
+}
+
+// Where implements Locator for the simulated threads.
+func (s *sim) Where(id int) (string, []Frame, int) {
+	t := s.th[id]
+	file := s.p.file
+	if file == "" {
+		file = "sim.go"
+	}
+	return t.ops[t.pc].name, []Frame{{File: file, Line: 1000*id + t.pc}}, t.moves
 }
 
 // explore runs st until it is exhausted or limit executions, and returns

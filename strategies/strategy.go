@@ -72,6 +72,10 @@ type Point struct {
 	// buggy schedule), describes the pending operation of each choice,
 	// parallel to Choices: {"chan send", "queue.go:41"}. Nil otherwise.
 	Ops []Op
+	// Where, for Kind Goroutine points of an execution whose strategy
+	// asked for positions (Locating), tells where each choice stands.
+	// Nil otherwise.
+	Where Locator
 }
 
 // Op is the operation a choice leads to, as recorded at the scheduling

@@ -95,6 +95,8 @@ type testOptions struct {
 	annotations []annotationSpec
 	annotate    []string
 	coverage    string
+	// targets are --target file:line, for guided search.
+	targets []string
 
 	packages []string
 	gotest   goTestFlags
@@ -132,6 +134,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.shard, "shard", "", "run part I of N of the search, for N machines (I/N, 1-based; env, env/N: the index from the job engine's environment, see docs/usage.md)")
 	fs.StringVar(&o.shardBy, "shard-by", "auto", "how --shard divides the work: tests, schedules, or auto (tests when there are at least N test functions)")
 	fs.StringVar(&o.results, "results", "", "write this run's results, progress and traces to DIR/shard-I-of-N, for gosct merge")
+	fs.StringArrayVar(&o.targets, "target", nil, "guided: steer toward this file:line (repeatable); the targets found in the code are sought too")
 	return fs
 }
 
@@ -252,8 +255,21 @@ func (o *testOptions) validate() error {
 			return usagef("--shard needs --seed: every shard of a search must use the same seed (a value of the run, e.g. --seed $GITHUB_RUN_ID)")
 		}
 	}
+	if len(o.targets) > 0 && !usesGuide(o.strategy) {
+		return usagef("--target steers guided search: use --strategy guided (or the portfolio, of which it is a member)")
+	}
+	for _, t := range o.targets {
+		if i := strings.LastIndexByte(t, ':'); i <= 0 || i == len(t)-1 {
+			return usagef("--target %q: want file:line, e.g. queue.go:41", t)
+		}
+	}
 	return nil
 }
+
+// usesGuide reports the strategies that steer by a guide, which the
+// command computes before the build (package static): guided search, and
+// the portfolio, which has it as a member when there is a guide.
+func usesGuide(strategy string) bool { return strategy == "guided" || strategy == "portfolio" }
 
 // parseFlags runs fs over args and turns pflag's errors into usage errors in
 // the user's terms: the commonest mistake is a go test flag with one dash.

@@ -107,6 +107,9 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--", "-json"}, "use gosct's --json"},
 		{[]string{"--", "-c"}, "gosct builds the test binary itself"},
 		{[]string{"--", "-tags"}, "-tags needs a value"},
+		{[]string{"--strategy", "random", "--target", "x.go:3"}, "--target steers guided search: use --strategy guided"},
+		{[]string{"--strategy", "guided", "--target", "x.go"}, `--target "x.go": want file:line`},
+		{[]string{"--strategy", "guided", "--target", "x.go:"}, `--target "x.go:": want file:line`},
 	}
 	for _, c := range cases {
 		_, err := parseTest(c.args)

@@ -16,6 +16,7 @@ import (
 	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
+	"github.com/gosct/gosct/static"
 )
 
 const testUsage = `usage: gosct test [flags] [packages] [-- go test flags]
@@ -89,6 +90,28 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	opts := rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps}
+	// guide is guided search's static guide, computed while the packages
+	// are loaded for instrumenting; guideWarning says why there is none
+	// (reported once the reporter exists).
+	var guide, guideWarning string
+	if usesGuide(o.strategy) {
+		opts.Analyze = func(l *rewrite.Loaded) error {
+			var err error
+			guide, err = computeGuide(l, static.Options{Targets: o.targets, Dir: cwd, Races: o.races != "off"})
+			if err != nil {
+				var te *static.TargetError
+				if errors.As(err, &te) {
+					return &rewrite.UserError{Msg: te.Error()}
+				}
+				what := "guided search has no guide, it runs as a random walk"
+				if o.strategy != "guided" {
+					what = "the portfolio runs without guided search"
+				}
+				guideWarning = what + ": " + err.Error()
+			}
+			return nil
+		}
+	}
 	b, err := instrument(ctx, opts)
 	depsFailed := false
 	if err != nil && o.deps && !o.depsSet {
@@ -206,6 +229,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if depsFailed {
 		rep.message("warning", "", "", "", "dependency modules not instrumented (they are uncontrolled code): instrumenting them failed")
 	}
+	if guideWarning != "" {
+		rep.message("warning", "", "", "", guideWarning)
+	}
 	for _, w := range b.Warnings {
 		rep.message("warning", "", "", "", w)
 	}
@@ -281,7 +307,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
 			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay, MinimizeNS: int64(o.minimize),
-			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "",
+			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "", Guide: guide,
 		}
 		if rep.cov != nil {
 			rep.cov.addPackage(pkg)

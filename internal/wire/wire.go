@@ -55,6 +55,9 @@ type Config struct {
 	// new bug is shrunk before its trace is written (fewest preemptions,
 	// then fewest steps, then fewest goroutines); 0: not shrunk.
 	MinimizeNS int64 `json:"minimize_ns,omitempty"`
+	// Guide is the guide file of guided search (package static), for
+	// the strategies that steer by one.
+	Guide string `json:"guide,omitempty"`
 
 	// TraceDir is where traces of bugs are written.
 	TraceDir string `json:"trace_dir"`

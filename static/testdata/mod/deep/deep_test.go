@@ -1,0 +1,5 @@
+package deep
+
+import "testing"
+
+func TestDeep(t *testing.T) { run(&s{}) }

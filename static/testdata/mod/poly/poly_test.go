@@ -1,0 +1,5 @@
+package poly
+
+import "testing"
+
+func TestPoly(t *testing.T) { run() }

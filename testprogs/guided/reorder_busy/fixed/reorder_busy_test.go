@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestReorderBusy(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package reorder_busy
+
+import "testing"
+
+func TestReorderBusy(t *testing.T) {
+	Run(t)
+}

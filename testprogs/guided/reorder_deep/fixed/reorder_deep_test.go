@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestReorderDeep(t *testing.T) {
+	Run(t)
+}

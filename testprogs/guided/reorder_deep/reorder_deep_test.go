@@ -1,0 +1,7 @@
+package reorder_deep
+
+import "testing"
+
+func TestReorderDeep(t *testing.T) {
+	Run(t)
+}

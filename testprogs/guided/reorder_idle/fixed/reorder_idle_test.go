@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestReorderIdle(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package reorder_idle
+
+import "testing"
+
+func TestReorderIdle(t *testing.T) {
+	Run(t)
+}

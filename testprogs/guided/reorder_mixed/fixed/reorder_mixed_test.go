@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestReorderMixed(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package reorder_mixed
+
+import "testing"
+
+func TestReorderMixed(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestTwostageBusy(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestTwostageDeep(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestTwostageIdle(t *testing.T) {
+	Run(t)
+}

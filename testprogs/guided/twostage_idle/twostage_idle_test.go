@@ -1,0 +1,7 @@
+package twostage_idle
+
+import "testing"
+
+func TestTwostageIdle(t *testing.T) {
+	Run(t)
+}

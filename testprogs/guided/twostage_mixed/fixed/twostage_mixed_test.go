@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestTwostageMixed(t *testing.T) {
+	Run(t)
+}
