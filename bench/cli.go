@@ -46,6 +46,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "exit 1 if any run misses a known bug, reports a bug on a fixed program, or fails")
 	notes := fs.String("notes", "bench/reading.md", "markdown appended to the report (the reading of the figures); missing file: none")
 	quiet := fs.BoolP("quiet", "q", false, "no per-run log on stderr")
+	timerEarly := fs.String("timer-early", "", "the runtime's early-firing window for timers (gosct test --timer-early; default its own)")
+	stepCost := fs.String("step-cost", "", "the virtual time a scheduling step costs (default the runtime's; for measuring the time model)")
+	leakGrace := fs.String("leak-grace", "", "gosct test --leak-grace (default the runtime's)")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -96,7 +99,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			checkStop(r, rep.Budget, rep.Schedules)
 		}
 	} else {
-		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races}
+		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races,
+			TimerEarly: *timerEarly, StepCost: *stepCost, LeakGrace: *leakGrace}
 		if !*quiet {
 			c.Log = stderr
 		}

@@ -31,6 +31,9 @@ type Config struct {
 	// Go-specific programs, off on the SCTBench ports, whose paper
 	// detected assertion failures and deadlocks only).
 	Races string
+	// TimerEarly, StepCost and LeakGrace are the runtime's time model
+	// knobs (wire.Config), "" for its defaults.
+	TimerEarly, StepCost, LeakGrace string
 	// Log receives one line per build and run; nil for none.
 	Log io.Writer
 }
@@ -184,6 +187,7 @@ func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program
 		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: c.Seed,
 		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth,
 		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces,
+		TimerEarly: c.TimerEarly, StepCost: c.StepCost, LeakGrace: c.LeakGrace,
 	}
 	timeout := 10 * time.Minute
 	if c.Budget > 0 {

@@ -8,8 +8,9 @@ import (
 
 // interleaving renders the schedule of a detailed execution as a table:
 // one column per goroutine, named by where it was created, one row per
-// step, the operation the chosen goroutine performed in its column. Only
-// the last maxRows steps are shown: that is where a bug's interleaving is.
+// step, the operation the chosen goroutine performed in its column (a
+// timer fired by the Clock choice in a last column, "clock"). Only the last
+// maxRows steps are shown: that is where a bug's interleaving is.
 //
 //go:norace
 func interleaving(e *execution, maxRows int) string {
@@ -39,8 +40,18 @@ func interleaving(e *execution, maxRows int) string {
 	if cols > 8 {
 		cols = 8 // wider tables do not read; later goroutines share the last column
 	}
-	head := make([]string, cols)
-	width := make([]int, cols)
+	clockCol := -1
+	for _, r := range rows {
+		if r.g == strategies.Clock {
+			clockCol = cols
+		}
+	}
+	ncols := cols
+	if clockCol >= 0 {
+		ncols++
+	}
+	head := make([]string, ncols)
+	width := make([]int, ncols)
 	for i := 0; i < cols; i++ {
 		head[i] = "G" + itoa(i) + " " + e.gs[i].creationSite()
 		if i == cols-1 && len(e.gs) > cols {
@@ -48,7 +59,14 @@ func interleaving(e *execution, maxRows int) string {
 		}
 		width[i] = len(head[i])
 	}
+	if clockCol >= 0 {
+		head[clockCol] = "clock"
+		width[clockCol] = len("clock")
+	}
 	cell := func(r row) int {
+		if r.g == strategies.Clock {
+			return clockCol
+		}
 		if r.g >= cols {
 			return cols - 1
 		}
@@ -78,7 +96,7 @@ func interleaving(e *execution, maxRows int) string {
 	}
 	line("step", head)
 	for _, r := range rows {
-		cells := make([]string, cols)
+		cells := make([]string, ncols)
 		op := r.op
 		if r.g >= cols {
 			op = "G" + itoa(r.g) + ": " + op
