@@ -36,7 +36,6 @@ import (
 // in testing's t.Run for a controlled subtest are not charged: the
 // subtest's own steps already count.
 
-
 // charge is one charge of the trail: before decision at (an index into
 // the trail), the clock moved by d.
 type charge struct {
