@@ -259,13 +259,16 @@ func TestTimerEarlyOff(t *testing.T) {
 
 // Real time spent in uncontrolled code (here a real sleep, shorter than
 // the watchdog's patience) reaches the virtual clock: a timeout racing
-// with it fires first (issue class 6), and the trace replays it.
+// with it fires first (issue class 6), and the trace replays it. The sleep
+// is well apart from the timer (and from pollGrace): a replay runs the
+// uncontrolled code again, and only durations that are clearly ordered
+// come back in the same order (docs/limitations.md).
 func TestVictimUncontrolledTimeCharged(t *testing.T) {
 	victimOnly(t)
 	Test(t, func(t *testing.T) {
 		done := Chan(make(chan bool, 1))
 		Go(func() {
-			time.Sleep(40 * time.Millisecond) // uncontrolled: the real one
+			time.Sleep(150 * time.Millisecond) // uncontrolled: the real one
 			Send(done, true)
 		})
 		if Select(false, OnRecv(done), OnRecv(After(20*time.Millisecond))) == 1 {
@@ -276,13 +279,52 @@ func TestVictimUncontrolledTimeCharged(t *testing.T) {
 
 func TestUncontrolledTimeCharged(t *testing.T) {
 	b := wantBug(t, victim(t, "TestVictimUncontrolledTimeCharged", wire.Config{Strategy: "random", Schedules: 5}), "failure")
-	if !b.Replayed {
-		t.Errorf("the detailed re-run did not reproduce it")
+	// The replay runs the uncontrolled code again: on a loaded machine
+	// the watchdog may see it late and the order of its return and the
+	// timer may differ. gosct confirms such a bug in up to three fresh
+	// replays (cmd/gosct, confirmTries); so does this test.
+	var last []wire.Event
+	for try := 0; try < 3; try++ {
+		last = victim(t, "TestVictimUncontrolledTimeCharged", wire.Config{Mode: "replay", Trace: b.Trace})
+		if wantBug(t, last, "failure").Replayed {
+			return
+		}
 	}
-	r := wantBug(t, victim(t, "TestVictimUncontrolledTimeCharged", wire.Config{Mode: "replay", Trace: b.Trace}), "failure")
-	if !r.Replayed {
-		t.Errorf("replay: %+v", r)
-	}
+	t.Errorf("not replayed in 3 tries: %+v", last)
+}
+
+// A generous timeout around work in uncontrolled code that completes does
+// not fire: while a goroutine of the test is at work there, the clock waits
+// for it up to the timer's distance (idle.go, timerWait) instead of jumping
+// to the timer.
+func TestLongTimeoutOnUncontrolledWork(t *testing.T) {
+	check(t, "random", 3, func(t *testing.T) {
+		done := Chan(make(chan bool))
+		Go(func() {
+			time.Sleep(60 * time.Millisecond) // uncontrolled: the real one
+			Send(done, true)
+		})
+		if Select(false, OnRecv(done), OnRecv(After(10*time.Second))) == 1 {
+			t.Fatal("timed out")
+		}
+	})
+}
+
+// A goroutine still at work in uncontrolled code when the test returns is
+// waited for: when it comes back and blocks for ever, it is leaked.
+func TestVictimDetachedLeaksAfterReturn(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		ch := Chan(make(chan int))
+		Go(func() {
+			time.Sleep(40 * time.Millisecond) // uncontrolled: the real one
+			Send(ch, 1)
+		})
+	})
+}
+
+func TestDetachedLeaksAfterReturn(t *testing.T) {
+	wantBug(t, victim(t, "TestVictimDetachedLeaksAfterReturn", wire.Config{Strategy: "random", Schedules: 2}), "leak")
 }
 
 // The contexts a loop of timeouts makes and cancels leave the clock's
