@@ -25,11 +25,15 @@ import (
 //
 // The bounds, from the moment the execution became idle (settings):
 //
+//   - timerWait (the timer's distance, within [pollGrace, detachedGrace]):
+//     a virtual timer is pending and a goroutine of the test is at work in
+//     uncontrolled code; the time it takes is charged when it comes back;
 //   - pollGrace (30 ms): only channels of uncontrolled code are waited
-//     for, or a virtual timer is pending (it fires then);
+//     for, or a virtual timer is pending otherwise (it fires then);
 //   - detachedGrace (2 s): only goroutines started by uncontrolled code
 //     are detached, or the test has returned and blocked goroutines may
-//     yet be woken (then they are leaked);
+//     yet be woken (then they are leaked), or goroutines of the test are
+//     still at work in uncontrolled code;
 //   - quietAfter (1 s): goroutines of the test are blocked in uncontrolled
 //     code, and no goroutine of the whole process can move (all wait on
 //     channels and locks, none runs, none is in a system call, in netpoll
