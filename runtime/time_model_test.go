@@ -18,6 +18,16 @@ import (
 // under: each decides the Clock choice in its own way.
 var allStrategies = []string{"random", "pct", "dfs", "pb", "db", "dfsrb", "portfolio"}
 
+// lighter scales the schedules of the model's long tests under -race,
+// where every step costs about ten times as much: fewer schedules of the
+// same executions keep CI's -race run within its limit.
+func lighter(n int) int {
+	if raceEnabled {
+		return max(2, n/10)
+	}
+	return n
+}
+
 // A test that waits for work that completes, with a long timeout, never
 // times out, whatever the strategy and however much work there is: timers
 // fire at most timerEarly ahead of the work done, and a step of work costs
@@ -34,7 +44,7 @@ func TestLongTimeoutOnCompletedWork(t *testing.T) {
 			n = 40
 		}
 		t.Run(s, func(t *testing.T) {
-			check(t, s, n, func(t *testing.T) {
+			check(t, s, lighter(n), func(t *testing.T) {
 				done := Chan(make(chan struct{}))
 				var mu sync.Mutex
 				var wg sync.WaitGroup
@@ -83,7 +93,7 @@ func TestSpinnerBesideSleeperExplored(t *testing.T) {
 	for _, d := range []time.Duration{time.Microsecond, time.Millisecond, time.Hour} {
 		for _, s := range []string{"random", "pct", "dfs", "portfolio"} {
 			t.Run(s+"/"+d.String(), func(t *testing.T) {
-				x := check(t, s, 30, func(t *testing.T) {
+				x := check(t, s, lighter(30), func(t *testing.T) {
 					stop := Chan(make(chan struct{}))
 					Go(func() {
 						Sleep(d)
@@ -108,7 +118,7 @@ func TestSpinnerBesideSleeperExplored(t *testing.T) {
 // A spinner that reads a shared flag (every read a scheduling point that
 // changes nothing) beside a sleeper that sets it.
 func TestFlagSpinnerBesideSleeperExplored(t *testing.T) {
-	x := check(t, "pct", 20, func(t *testing.T) {
+	x := check(t, "pct", lighter(20), func(t *testing.T) {
 		var stop bool
 		Go(func() {
 			Sleep(time.Minute)
