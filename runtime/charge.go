@@ -98,6 +98,9 @@ func (e *execution) applyCharge(d time.Duration) {
 //
 //go:norace
 func (e *execution) noteStall(d time.Duration) {
+	if e.set.noStallCharge {
+		return
+	}
 	if !e.mu.TryLock() {
 		return // the runtime's own work
 	}

@@ -70,6 +70,10 @@ type settings struct {
 	// the goroutines left behind by a test go on, timers firing, before
 	// the leak check.
 	timerEarly, stepCost, leakGrace time.Duration
+	// noStallCharge turns off the watchdog's charge of the holder's real
+	// computing time (charge.go), for the runtime's own tests of the
+	// virtual model, which a loaded machine must not disturb.
+	noStallCharge bool
 }
 
 var defaultSettings = settings{
