@@ -118,6 +118,7 @@ func TestSpinnerBesideSleeperExplored(t *testing.T) {
 // A spinner that reads a shared flag (every read a scheduling point that
 // changes nothing) beside a sleeper that sets it.
 func TestFlagSpinnerBesideSleeperExplored(t *testing.T) {
+	skipRace(t) // the flag is read and written without synchronization
 	x := check(t, "pct", lighter(20), func(t *testing.T) {
 		var stop bool
 		Go(func() {
@@ -136,6 +137,7 @@ func TestFlagSpinnerBesideSleeperExplored(t *testing.T) {
 // systematic search chooses: Stop before the expiry returns true, after it
 // false, and both happen (issue class 1).
 func TestOutcomesTimerFiresMidWork(t *testing.T) {
+	skipRace(t) // step is read by the timer's goroutine unsynchronized
 	seen := map[string]bool{}
 	x := check(t, "dfs", 5000, func(t *testing.T) {
 		fired := Chan(make(chan int, 1))
