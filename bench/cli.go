@@ -55,6 +55,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seeds := fs.Int("seeds", 0, "run every strategy once per seed (--seed, --seed+1, ...), stopping at the first bug, and write the medians as a section of --out")
 	section := fs.String("section", "seeds", "with --seeds: the name of the section of --out to write (other sections and the rest of the file are kept)")
 	title := fs.String("title", "Schedules to the first bug, median over seeds", "with --seeds: the section's heading")
+	timerEarly := fs.String("timer-early", "", "the runtime's early-firing window for timers (gosct test --timer-early; default its own)")
+	stepCost := fs.String("step-cost", "", "the virtual time a scheduling step costs (default the runtime's; for measuring the time model)")
+	leakGrace := fs.String("leak-grace", "", "gosct test --leak-grace (default the runtime's)")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {
 			return 0
@@ -176,7 +179,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			checkStop(r, rep.Budget, rep.Schedules)
 		}
 	} else {
-		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races, Minimize: *minimize}
+		c := Config{Root: absRoot, Strategies: st, Schedules: *schedules, Seed: *seed, Budget: *budget, Jobs: *jobs, Races: *races, Minimize: *minimize,
+			TimerEarly: *timerEarly, StepCost: *stepCost, LeakGrace: *leakGrace}
 		if !*quiet {
 			c.Log = stderr
 		}

@@ -35,6 +35,9 @@ type Config struct {
 	Races string
 	// Minimize bounds the shrinking of each bug's schedule (0: none).
 	Minimize time.Duration
+	// TimerEarly, StepCost and LeakGrace are the runtime's time model
+	// knobs (wire.Config), "" for its defaults.
+	TimerEarly, StepCost, LeakGrace string
 	// Log receives one line per build and run; nil for none.
 	Log io.Writer
 }
@@ -218,6 +221,7 @@ func (c *Config) runSeed(ctx context.Context, tmp string, bin *binary, p *Progra
 		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: seed,
 		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth,
 		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces, MinimizeNS: int64(c.Minimize),
+		TimerEarly: c.TimerEarly, StepCost: c.StepCost, LeakGrace: c.LeakGrace,
 	}
 	if s.needsGuide() {
 		cfg.Guide = bin.guide

@@ -119,6 +119,9 @@ func (r *Replayer) Next(p *strategies.Point) int {
 // (strategies.Follower).
 func (r *Replayer) Following() bool { return r.diverged == nil }
 
+// Trace returns the trace r replays.
+func (r *Replayer) Trace() *Trace { return r.trace }
+
 // Finish is called by the runtime when an execution ends. If the program
 // finished before taking every recorded decision, that is a divergence too
 // (the bug needed steps that did not happen); Finish records and returns it.
@@ -182,11 +185,15 @@ func (r *Replayer) sameOp(d *Decision, p *strategies.Point, k int) bool {
 // a live one, so the two sides of a divergence read alike.
 func describeDecision(d *Decision) string {
 	var b strings.Builder
-	switch d.Kind {
-	case "case":
+	switch {
+	case d.Kind == "case" && d.G == strategies.Clock:
+		fmt.Fprintf(&b, "timer %d of those due together", d.Choice)
+	case d.Kind == "case":
 		fmt.Fprintf(&b, "select case %d of goroutine %d", d.Choice, d.G)
-	case "value":
+	case d.Kind == "value":
 		fmt.Fprintf(&b, "value %d for goroutine %d", d.Choice, d.G)
+	case d.Choice == strategies.Clock:
+		b.WriteString("the clock (a timer fires)")
 	default:
 		fmt.Fprintf(&b, "goroutine %d", d.Choice)
 	}
@@ -201,11 +208,15 @@ func describePoint(p *strategies.Point) string {
 	parts := make([]string, 0, len(p.Choices))
 	for i, c := range p.Choices {
 		var s string
-		switch p.Kind {
-		case strategies.Case:
+		switch {
+		case p.Kind == strategies.Case && p.Current == strategies.Clock:
+			s = fmt.Sprintf("timer %d of those due together", c)
+		case p.Kind == strategies.Case:
 			s = fmt.Sprintf("select case %d of goroutine %d", c, p.Current)
-		case strategies.Value:
+		case p.Kind == strategies.Value:
 			s = fmt.Sprintf("value %d for goroutine %d", c, p.Current)
+		case c == strategies.Clock:
+			s = "the clock (a timer fires)"
 		default:
 			s = fmt.Sprintf("goroutine %d", c)
 		}

@@ -205,14 +205,22 @@ type Decision struct {
 	// Kind is "goroutine", "case" or "value" (strategies.Kind.String()).
 	Kind string `json:"kind"`
 	// Choice is what was chosen: a logical goroutine id, a select case
-	// index, or a value.
+	// index, or a value. A goroutine decision whose Choice is
+	// strategies.Clock (-2) fired a timer; a case decision whose G is
+	// strategies.Clock chose which of several timers due at the same
+	// instant fires first.
 	Choice int `json:"choice"`
-	// G is the logical id of the goroutine that reached the point.
+	// G is the logical id of the goroutine that reached the point (-1 for
+	// the runtime's own decisions, when no goroutine holds the token).
 	G int `json:"g"`
 	// Op and Pos describe the chosen goroutine's pending operation
 	// ("chan send", "queue.go:41"; strategies.Op), when recorded.
 	Op  string `json:"op,omitempty"`
 	Pos string `json:"pos,omitempty"`
+	// ChargedNS is the real time spent in uncontrolled code that moved
+	// the virtual clock just before this decision, in nanoseconds; a replay
+	// moves the clock by the same amount there.
+	ChargedNS int64 `json:"charged_ns,omitempty"`
 	// Enabled lists the choices that were available.
 	Enabled []int `json:"enabled,omitempty"`
 }

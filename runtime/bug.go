@@ -113,7 +113,7 @@ func (e *execution) deadlockBug() *bug {
 //go:norace
 func (e *execution) leakBug(gs []*goroutine) *bug {
 	b := &bug{kind: kindLeak, gs: e.snapshot(gs)}
-	b.message = fmt.Sprintf("%d goroutine(s) still blocked after the test returned: %s", len(gs), waitList(b.gs))
+	b.message = fmt.Sprintf("%d goroutine(s) leaked after the test returned (blocked for ever, or looping on timers that nothing stops): %s", len(gs), waitList(b.gs))
 	b.key = kindLeak + ":" + siteKey(b.gs)
 	return b
 }

@@ -66,6 +66,18 @@ func (q *waitq) pop() *waiter {
 	return nil
 }
 
+// first returns the first live waiter, leaving the queue as it is.
+//
+//go:norace
+func (q *waitq) first() *waiter {
+	for _, w := range *q {
+		if w.live() {
+			return w
+		}
+	}
+	return nil
+}
+
 // peek reports whether a live waiter is queued.
 //
 //go:norace

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
+	"weak"
 )
 
 // Contexts with a virtual deadline. context.WithDeadline would arm a real
@@ -77,9 +79,9 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 	}
 	if cur, ok := parent.Deadline(); ok && cur.Before(d) {
 		// The parent's deadline is earlier: it will cancel first.
-		return context.WithCancel(parent)
+		return WithCancel(parent)
 	}
-	dc := &deadlineCtx{parent: parent, deadline: d, cause: cause, e: e, done: make(chan struct{})}
+	dc := &deadlineCtx{parent: parent, deadline: d, cause: cause, e: e, done: make(chan struct{}), listed: -1}
 	if parent.Done() != nil {
 		if err := parent.Err(); err != nil {
 			dc.finish(err, false)
@@ -95,16 +97,80 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 		dc.finish(context.DeadlineExceeded, true)
 	}
 	ctx, cancel := context.WithCancelCause(dc)
+	h := &cancelHandle{f: func() { dc.cancel(cancel) }}
 	e.mu.Lock()
 	if !e.over && dc.Err() == nil {
 		dc.timer = &vtimer{kind: tkFunc, f: dc.expire, pc: pc, owner: me.id, idx: -1}
 		e.clock.arm(e, dc.timer, dur)
 		if dc.stopParent != nil {
+			dc.listed = len(e.clock.ctxs)
 			e.clock.ctxs = append(e.clock.ctxs, dc)
 		}
 	}
+	e.registerContext(ctx, parent, h, dc)
 	e.mu.Unlock()
-	return ctx, func() { dc.cancel(cancel) }
+	return ctx, h.cancel
+}
+
+// cancelHandle holds a context's cancel function for the user: the leak
+// check learns from a weak pointer to it whether anyone can still cancel
+// the context (leak.go).
+type cancelHandle struct {
+	f     func()
+	cause func(error)
+}
+
+//go:norace
+func (h *cancelHandle) cancel() { h.f() }
+
+//go:norace
+func (h *cancelHandle) cancelCause(err error) { h.cause(err) }
+
+// ctxInfo is what the leak check knows of a context made by instrumented
+// code: its parent, whether its cancel function is still reachable, and
+// its deadline (dc), if it has one.
+type ctxInfo struct {
+	parent context.Context
+	handle weak.Pointer[cancelHandle]
+	dc     *deadlineCtx
+}
+
+// registerContext records ctx, made by instrumented code, by its Done
+// channel. Lock held.
+//
+//go:norace
+func (e *execution) registerContext(ctx, parent context.Context, h *cancelHandle, dc *deadlineCtx) {
+	if e.over {
+		return
+	}
+	d := ctx.Done()
+	e.contexts.put(chanKey(d), &ctxInfo{parent: parent, handle: weak.Make(h), dc: dc})
+}
+
+// registerContextActive is registerContext for hooks that need no token
+// (WithCancel passes through outside executions).
+//
+//go:norace
+func registerContextActive(ctx, parent context.Context, h *cancelHandle) {
+	e := active.Load()
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	e.registerContext(ctx, parent, h, nil)
+	e.mu.Unlock()
+}
+
+// contextKey is the identity of a context's Done channel, nil for a
+// context that can never be cancelled.
+//
+//go:norace
+func contextKey(ctx context.Context) unsafe.Pointer {
+	d := ctx.Done()
+	if d == nil {
+		return nil
+	}
+	return chanKey(d)
 }
 
 // deadlineCtx is the private parent of a context with a virtual deadline.
@@ -115,6 +181,9 @@ type deadlineCtx struct {
 	e        *execution
 	done     chan struct{}
 	timer    *vtimer // guarded by e.mu
+	// listed is dc's index in e.clock.ctxs, -1 when not listed; guarded
+	// by e.mu.
+	listed int
 
 	mu         sync.Mutex
 	err        error
@@ -189,10 +258,18 @@ func (c *deadlineCtx) AfterFunc(f func()) func() bool {
 }
 
 // expire runs when the virtual deadline is reached, in a goroutine of the
-// execution.
+// execution. A cancellation of the parent that has not reached c yet (the
+// news travels through a goroutine the runtime does not control) wins: it
+// happened first.
 //
 //go:norace
-func (c *deadlineCtx) expire() { c.finish(context.DeadlineExceeded, true) }
+func (c *deadlineCtx) expire() {
+	if err := c.parent.Err(); err != nil {
+		c.finish(err, false)
+		return
+	}
+	c.finish(context.DeadlineExceeded, true)
+}
 
 // finish makes c done with err and cancels what is attached to it.
 //
@@ -270,10 +347,32 @@ func (c *clock) settleCancelled() bool {
 		}
 	}
 	for i := len(live); i < len(c.ctxs); i++ {
+		c.ctxs[i].listed = -1
 		c.ctxs[i] = nil
 	}
 	c.ctxs = live
+	for i, dc := range live {
+		dc.listed = i
+	}
 	return any
+}
+
+// unlist removes dc from the deadline contexts the clock watches, in O(1):
+// a context cancelled by its CancelFunc has nothing left to settle. Lock
+// held.
+//
+//go:norace
+func (c *clock) unlist(dc *deadlineCtx) {
+	i := dc.listed
+	if i < 0 || i >= len(c.ctxs) || c.ctxs[i] != dc {
+		return
+	}
+	last := len(c.ctxs) - 1
+	c.ctxs[i] = c.ctxs[last]
+	c.ctxs[i].listed = i
+	c.ctxs[last] = nil
+	c.ctxs = c.ctxs[:last]
+	dc.listed = -1
 }
 
 // cancel is the CancelFunc: a scheduling point (it closes the Done
@@ -296,13 +395,17 @@ func (c *deadlineCtx) cancel(cancel context.CancelCauseFunc) {
 	c.disarm()
 }
 
-// disarm removes the deadline's timer, unless its execution is over.
+// disarm removes the deadline's timer, and c from the contexts the clock
+// watches, unless its execution is over.
 //
 //go:norace
 func (c *deadlineCtx) disarm() {
 	c.e.mu.Lock()
-	if c.timer != nil && !c.e.over {
-		c.e.clock.disarm(c.timer)
+	if !c.e.over {
+		if c.timer != nil {
+			c.e.clock.disarm(c.timer)
+		}
+		c.e.clock.unlist(c)
 	}
 	c.e.mu.Unlock()
 }
@@ -348,12 +451,14 @@ func (s *keySpy) Done() <-chan struct{} { return nil }
 //go:norace
 func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
-	return ctx, func() {
+	h := &cancelHandle{f: func() {
 		if e, me := enter(); e != nil {
 			e.yield(me, opCancel)
 		}
 		cancel()
-	}
+	}}
+	registerContextActive(ctx, parent, h)
+	return ctx, h.cancel
 }
 
 // WithCancelCause is WithCancel for context.WithCancelCause.
@@ -361,10 +466,12 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 //go:norace
 func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
-	return ctx, func(cause error) {
+	h := &cancelHandle{cause: func(cause error) {
 		if e, me := enter(); e != nil {
 			e.yield(me, opCancel)
 		}
 		cancel(cause)
-	}
+	}}
+	registerContextActive(ctx, parent, h)
+	return ctx, h.cancelCause
 }

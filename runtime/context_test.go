@@ -18,7 +18,7 @@ func TestContextTimeout(t *testing.T) {
 		start := Now()
 		ctx, cancel := WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		if dl, ok := ctx.Deadline(); !ok || !dl.Equal(start.Add(time.Second)) {
+		if dl, ok := ctx.Deadline(); !ok || !within(dl.Sub(start), time.Second) {
 			t.Errorf("Deadline = %v, %v; want %v", dl, ok, start.Add(time.Second))
 		}
 		child, cancelChild := context.WithCancel(ctx)
@@ -27,7 +27,7 @@ func TestContextTimeout(t *testing.T) {
 			t.Errorf("Err before the deadline = %v", ctx.Err())
 		}
 		Recv(ctx.Done())
-		if d := Since(start); d != time.Second {
+		if d := Since(start); !within(d, time.Second) {
 			t.Errorf("expired after %v", d)
 		}
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) || context.Cause(ctx) != context.DeadlineExceeded {
@@ -120,12 +120,13 @@ func TestContextParent(t *testing.T) {
 		parent, cancelParent := WithTimeout(context.Background(), time.Second)
 		ctx, cancel := WithDeadline(parent, start.Add(time.Hour))
 		defer cancel()
-		if dl, _ := ctx.Deadline(); !dl.Equal(start.Add(time.Second)) {
+		pdl, _ := parent.Deadline()
+		if dl, _ := ctx.Deadline(); !dl.Equal(pdl) {
 			t.Errorf("Deadline = %v, want the parent's", dl)
 		}
 		Recv(ctx.Done())
-		if ctx.Err() != context.DeadlineExceeded || Since(start) != time.Second {
-			t.Errorf("Err %v after %v", ctx.Err(), Since(start))
+		if d := Since(start); ctx.Err() != context.DeadlineExceeded || !within(d, time.Second) {
+			t.Errorf("Err %v after %v", ctx.Err(), d)
 		}
 		cancelParent()
 
@@ -137,8 +138,8 @@ func TestContextParent(t *testing.T) {
 		if c2.Err() != context.Canceled {
 			t.Errorf("child of a cancelled parent: Err %v", c2.Err())
 		}
-		if Since(start) != time.Second {
-			t.Errorf("clock moved to %v", Since(start))
+		if d := Since(start); !within(d, time.Second) {
+			t.Errorf("clock moved to %v", d)
 		}
 	})
 }
@@ -217,7 +218,9 @@ func TestVictimContextLeak(t *testing.T) {
 }
 
 // A worker waiting for a context whose timeout lies far beyond the end of
-// the test, never cancelled: a leak.
+// the test and its grace period, never cancelled: only the timer can wake
+// it, and it is still waiting: a leak (goleak's verdict; Go's detector
+// would wait for the timer).
 func TestContextLeakFound(t *testing.T) {
 	b := wantBug(t, victim(t, "TestVictimContextLeak", wire.Config{Strategy: "random", Schedules: 5}), "leak")
 	if !strings.Contains(b.Message, "chan receive") {
@@ -236,8 +239,10 @@ func TestContextShortTimeoutNoLeak(t *testing.T) {
 }
 
 // The common worker loop: tick until the context expires. The tenth tick
-// and the deadline fall on the same instant, so the worker sees nine or
-// ten ticks, as in Go; never fewer, and the clock reads the deadline.
+// falls a few steps of work after the deadline (the ticker is made after
+// the context), within the early-firing window: the worker sees nine
+// ticks, or ten when the deadline's goroutine is slow to cancel the
+// context, as in Go; never fewer, and the clock reads the deadline.
 func TestOutcomesTickerUntilDeadline(t *testing.T) {
 	seen := map[string]bool{}
 	check(t, "dfs", 1000, func(t *testing.T) {
@@ -259,7 +264,7 @@ func TestOutcomesTickerUntilDeadline(t *testing.T) {
 			}
 		})
 		seen[itoa(Recv(res))] = true
-		if d := Since(start); d != time.Second {
+		if d := Since(start); !within(d, time.Second) {
 			t.Errorf("finished at %v", d)
 		}
 	})

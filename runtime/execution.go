@@ -58,8 +58,10 @@ func (e *execution) finishMain(r any, returned bool) {
 		e.abortLocked(m, e.panicBug(m, r, stack))
 	case e.aborting:
 	default:
-		// returned, or t.FailNow/SkipNow: let the others run to the end.
+		// returned, or t.FailNow/SkipNow: let the others run to the end,
+		// for the grace period (time.go).
 		e.mainDone = true
+		e.clock.returned, e.clock.returnedAt = true, e.clock.now
 		e.setState(m, gDone)
 		if e.set.detailed {
 			e.stepExited(m, false)
@@ -72,7 +74,7 @@ func (e *execution) finishMain(r any, returned bool) {
 		tsanResume(m)
 		e.mu.Lock()
 		if e.bug == nil && returned {
-			if leaked := e.withoutTimerWaiters(e.blockedGoroutines(false)); len(leaked) > 0 {
+			if leaked := e.leaked(); len(leaked) > 0 {
 				e.bug = e.leakBug(leaked)
 			}
 		}

@@ -89,6 +89,9 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		return nil, err
 	}
 	x.set.free = free
+	if err := x.set.parseTime(c.TimerEarly, c.LeakGrace, c.StepCost); err != nil {
+		return nil, err
+	}
 	if c.Mode == "replay" {
 		tr, err := replay.Read(c.Trace)
 		if err != nil {
@@ -105,6 +108,21 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		}
 		if r, ok := tr.Params["races"].(string); ok && c.Races == "" {
 			x.set.races, x.set.accessPoints = parseRaces(r) // as recorded
+		}
+		// The time model as recorded, unless the command line says
+		// otherwise.
+		early, grace, step := c.TimerEarly, c.LeakGrace, c.StepCost
+		if v, ok := tr.Params["timer_early"].(string); ok && early == "" {
+			early = v
+		}
+		if v, ok := tr.Params["leak_grace"].(string); ok && grace == "" {
+			grace = v
+		}
+		if v, ok := tr.Params["step_cost"].(string); ok && c.StepCost == "" {
+			step = v
+		}
+		if err := x.set.parseTime(early, grace, step); err != nil {
+			return nil, fmt.Errorf("trace %s: %v", c.Trace, err)
 		}
 		x.replayer = replay.NewReplayer(tr)
 		x.replayer.Continue = c.Continue
@@ -303,6 +321,11 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 	}
 	var output string
 	known := false
+	if r, ok := s.(*replay.Replayer); ok {
+		// A replay moves the clock by the recorded charges of real
+		// time, and measures none (charge.go).
+		e.replayCharges = recordedCharges(r.Trace())
+	}
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
 		e.log = captureLog(t)
@@ -383,4 +406,26 @@ func (x *explorer) emit(ev *wire.Event) {
 	if err := wire.Append(x.c.Results, ev); err != nil {
 		fmt.Fprintf(os.Stderr, "gosct: writing results: %v\n", err)
 	}
+}
+
+// parseTime sets the time model's knobs from their command-line form;
+// "" keeps the default.
+//
+//go:norace
+func (s *settings) parseTime(early, grace, step string) error {
+	for _, f := range []struct {
+		name string
+		v    string
+		dst  *time.Duration
+	}{{"timer_early", early, &s.timerEarly}, {"leak_grace", grace, &s.leakGrace}, {"step_cost", step, &s.stepCost}} {
+		if f.v == "" {
+			continue
+		}
+		d, err := time.ParseDuration(f.v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("bad %s %q: want a duration such as 1ms", f.name, f.v)
+		}
+		*f.dst = d
+	}
+	return nil
 }

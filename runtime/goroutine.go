@@ -3,6 +3,7 @@ package runtime
 import (
 	"runtime"
 	"strings"
+	"time"
 	"unsafe"
 )
 
@@ -128,6 +129,16 @@ type goroutine struct {
 	// at is g's stack at its last scheduling point, recorded when the
 	// strategy steers by positions (locate.go).
 	at stackPos
+	// lockWait is the lock g is blocked on, if any (cycle.go).
+	lockWait lockWait
+	// timerWakes counts the timers that woke g after its test returned
+	// (time.go, leak.go): a goroutine woken again and again is a loop.
+	timerWakes int
+	// awayReal and awayVirtual are the real and virtual instants at which
+	// the watchdog found g running uncontrolled code, for the clock charge
+	// when it comes back (charge.go).
+	awayReal    time.Time
+	awayVirtual time.Duration
 }
 
 // doing reads what Go's scheduler says g is doing.

@@ -25,11 +25,15 @@ import (
 //
 // The bounds, from the moment the execution became idle (settings):
 //
+//   - timerWait (the timer's distance, within [pollGrace, detachedGrace]):
+//     a virtual timer is pending and a goroutine of the test is at work in
+//     uncontrolled code; the time it takes is charged when it comes back;
 //   - pollGrace (30 ms): only channels of uncontrolled code are waited
-//     for, or a virtual timer is pending (it fires then);
+//     for, or a virtual timer is pending otherwise (it fires then);
 //   - detachedGrace (2 s): only goroutines started by uncontrolled code
 //     are detached, or the test has returned and blocked goroutines may
-//     yet be woken (then they are leaked);
+//     yet be woken (then they are leaked), or goroutines of the test are
+//     still at work in uncontrolled code;
 //   - quietAfter (1 s): goroutines of the test are blocked in uncontrolled
 //     code, and no goroutine of the whole process can move (all wait on
 //     channels and locks, none runs, none is in a system call, in netpoll
@@ -49,8 +53,11 @@ func (e *execution) waitExternal() bool {
 	if e.ndetached == 0 && e.eagerPollers == 0 && e.runPending == 0 {
 		return false
 	}
-	if e.mainDone && len(e.blockedGoroutines(false)) == 0 {
-		return false // nothing left that uncontrolled code could unblock
+	if e.mainDone && len(e.blockedGoroutines(false)) == 0 && e.workingDetached() == nil {
+		// Nothing left that uncontrolled code could unblock, and no
+		// goroutine of the test is still at work there (one that comes
+		// back may yet block for ever: a leak).
+		return false
 	}
 	now := time.Now()
 	if e.idleSince.IsZero() {
@@ -73,12 +80,56 @@ func (e *execution) idleLimit() time.Duration {
 	switch {
 	case e.runPending > 0:
 		return e.set.stuckAfter // a subtest on its way
+	case e.ndetached > 0 && e.clock.pending() && e.workingDetached() != nil:
+		return e.timerWait()
 	case e.ndetached == 0 || e.clock.pending():
 		return e.set.pollGrace
 	case e.mainDone || e.ownDetached() == nil:
 		return e.set.detachedGrace
 	}
 	return e.set.stuckAfter
+}
+
+// timerWait bounds the wait for goroutines of the test at work in
+// uncontrolled code (a subprocess, a system call, a computation) while a
+// timer is pending: the real time they take is charged to the clock when
+// they come back (charge.go), so the timer fires first only if it is due
+// before they are back, as in Go. A timeout of 10 s around a call that
+// takes 100 ms then does not fire, and one of 20 ms around a subprocess of
+// 80 ms does. The wait is the timer's distance in virtual time, at least
+// pollGrace, at most detachedGrace: a goroutine stuck there for good does
+// not hold the clock for ever. Lock held.
+//
+//go:norace
+func (e *execution) timerWait() time.Duration {
+	d := e.set.pollGrace
+	if t := e.clock.next(e); t != nil {
+		d = max(d, min(t.when-e.clock.now, e.set.detachedGrace))
+	}
+	return d
+}
+
+// workingDetached lists the goroutines of the test in uncontrolled code
+// that are at work there: computing, in a system call (a subprocess's
+// wait), asleep, or waiting for I/O (a request in flight), or in a state
+// the runtime cannot read. One parked on a library's channel or lock is
+// not waited for beyond the other bounds: nothing says it will come back.
+// Lock held.
+//
+//go:norace
+func (e *execution) workingDetached() []*goroutine {
+	var gs []*goroutine
+	for _, g := range e.ownDetached() {
+		switch st, why := g.doing(); st {
+		case runRunning, runSyscall, runUnknown, runTransient:
+			gs = append(gs, g)
+		case runBlocked:
+			if why == "sleep" || why == "IO wait" {
+				gs = append(gs, g)
+			}
+		}
+	}
+	return gs
 }
 
 // ownDetached lists the goroutines of the test (not adopted ones) in

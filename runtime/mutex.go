@@ -26,7 +26,7 @@ type mutexState struct {
 func (e *execution) acquireMutex(me *goroutine, st *mutexState, kind string) bool {
 	for st.locked {
 		st.waiters.add(me)
-		if !e.block(me, kind+" held by "+gname(st.holder)) {
+		if !e.blockOnLock(me, lockWait{m: st}, kind+" held by "+gname(st.holder)) {
 			e.mu.Lock()
 			st.waiters.remove(me)
 			e.mu.Unlock()

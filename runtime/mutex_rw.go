@@ -48,7 +48,7 @@ func (e *execution) rwLock(me *goroutine, st *rwState) bool {
 	}
 	st.writer = rwPending
 	for st.writer != rwHeld {
-		if !e.block(me, "readers to leave: "+gnames(st.readers)) {
+		if !e.blockOnLock(me, lockWait{rw: st, writer: true}, "readers to leave: "+gnames(st.readers)) {
 			return false
 		}
 		e.mu.Lock()
@@ -83,7 +83,14 @@ func (e *execution) rwRLock(me *goroutine, st *rwState) bool {
 	}
 	w := &syncWaiter{g: me}
 	st.blocked = append(st.blocked, w)
-	return e.awaitGrant(me, w, "rwmutex write-locked or a writer waiting: "+gname(st.wg))
+	what := "rwmutex write-locked or a writer waiting: " + gname(st.wg)
+	for !w.done {
+		if !e.blockOnLock(me, lockWait{rw: st}, what) {
+			return false
+		}
+		e.mu.Lock()
+	}
+	return true
 }
 
 // rwRUnlock releases a read lock (preferably one me holds: a read lock is

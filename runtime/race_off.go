@@ -42,6 +42,9 @@ func (m *rtMutex) Lock() {
 //go:norace
 func (m *rtMutex) Unlock() { m.m.Unlock() }
 
+//go:norace
+func (m *rtMutex) TryLock() bool { return m.m.TryLock() }
+
 // contended reports a goroutine waiting for the lock.
 //
 //go:norace

@@ -62,6 +62,14 @@ func (m *rtMutex) Unlock() {
 	runtime.RaceEnable()
 }
 
+//go:norace
+func (m *rtMutex) TryLock() bool {
+	runtime.RaceDisable()
+	ok := m.m.TryLock()
+	runtime.RaceEnable()
+	return ok
+}
+
 // goroutinePtr, executionPtr and rtCounter are the runtime's atomics,
 // invisible to the race detector.
 type goroutinePtr struct{ p atomic.Pointer[goroutine] }

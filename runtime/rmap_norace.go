@@ -20,3 +20,12 @@ func (r *rmap[K, V]) put(k K, v V) {
 
 //go:norace
 func (r *rmap[K, V]) len() int { return len(r.m) }
+
+// each calls f for every entry, in no particular order.
+//
+//go:norace
+func (r *rmap[K, V]) each(f func(K, V)) {
+	for k, v := range r.m {
+		f(k, v)
+	}
+}

@@ -82,3 +82,14 @@ func (r *rmap[K, V]) grow() {
 
 //go:norace
 func (r *rmap[K, V]) len() int { return r.n }
+
+// each calls f for every entry, in no particular order.
+//
+//go:norace
+func (r *rmap[K, V]) each(f func(K, V)) {
+	for i := range r.keys {
+		if r.used[i] {
+			f(r.keys[i], r.vals[i])
+		}
+	}
+}

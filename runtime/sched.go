@@ -69,6 +69,17 @@ type settings struct {
 	// (inputs.go): those sources behave as in Go, for testing the
 	// determinism check.
 	free control
+	// Time (time.go). timerEarly is how far ahead of the work done a
+	// timer may fire at the strategy's choice (0: only when every
+	// goroutine is blocked or spinning); stepCost is the virtual time a
+	// scheduling step, or a read of the clock, takes; leakGrace is how long
+	// the goroutines left behind by a test go on, timers firing, before
+	// the leak check.
+	timerEarly, stepCost, leakGrace time.Duration
+	// noStallCharge turns off the watchdog's charge of the holder's real
+	// computing time (charge.go), for the runtime's own tests of the
+	// virtual model, which a loaded machine must not disturb.
+	noStallCharge bool
 }
 
 var defaultSettings = settings{
@@ -83,7 +94,26 @@ var defaultSettings = settings{
 	quietAfter:     time.Second,
 	stuckAfter:     10 * time.Second,
 	accessPoints:   true,
+	timerEarly:     DefaultTimerEarly,
+	stepCost:       DefaultStepCost,
+	leakGrace:      DefaultLeakGrace,
 }
+
+// The defaults of the time model (docs/runtime.md, "Time"), measured on the
+// corpus and on .ci/realsuites (docs/limitations.md).
+const (
+	// DefaultTimerEarly: a timer due within 1 ms of the work done may fire
+	// at any scheduling point, at the strategy's choice.
+	DefaultTimerEarly = time.Millisecond
+	// DefaultStepCost: a scheduling step takes 10 ns of virtual time, about
+	// what an uncontended mutex costs in Go and less than a channel
+	// operation, so work never makes time pass faster than in Go by much.
+	DefaultStepCost = 10 * time.Nanosecond
+	// DefaultLeakGrace: goroutines left behind by a test go on for ten
+	// minutes of virtual time (go test's default -timeout: no test process
+	// lives longer) before the leak check.
+	DefaultLeakGrace = 10 * time.Minute
+)
 
 // execution is one controlled run of a test function under one schedule.
 type execution struct {
@@ -107,11 +137,23 @@ type execution struct {
 	fairSince    int    // the step from which the fair choice decides; 0: not yet
 	fair         uint64 // fairChoice's generator state
 	tooLong      bool   // stopped at settings.maxSteps, not a bug
-	trail        []decision
-	ops          []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
-	stepLog      stepLog         // detailed mode: what each goroutine did (steps.go)
-	clockChoice  bool            // chooseCase decides for the clock (chooseTimer)
-	pt           strategies.Point
+	// charged is set when real time spent in uncontrolled code moved the
+	// clock (charge.go); charges are the trail's record of it: the step
+	// of each charge and the time charged, which a replay applies again.
+	charged bool
+	charges []charge
+	// replayCharges, when replaying, are the recorded charges to apply
+	// instead of measuring real time (never nil then).
+	replayCharges []charge
+	// pendingCharge and stalled (nanoseconds, the watchdog's) are real
+	// time spent in uncontrolled code, to charge at the next decision
+	// (charge.go).
+	pendingCharge time.Duration
+	stalled       atomicInt64
+	trail         []decision
+	ops           []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
+	stepLog       stepLog         // detailed mode: what each goroutine did (steps.go)
+	pt            strategies.Point
 
 	// in are the execution's inputs: its random source's seed, its
 	// clock's epoch, its goroutine count (inputs.go).
@@ -174,9 +216,12 @@ type execution struct {
 	tsanEnd uint8
 
 	chans rmap[unsafe.Pointer, *chanState]
-	clock clock
-	sync  syncState
-	hb    hbState
+	// contexts are the contexts instrumented code made, by Done channel,
+	// for the leak check (context.go, leak.go).
+	contexts rmap[unsafe.Pointer, *ctxInfo]
+	clock    clock
+	sync     syncState
+	hb       hbState
 
 	// lastReport names the call that failed the test (where.go).
 	lastReport reportSite
@@ -250,6 +295,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 			e.noteUncontrolled("uncontrolled code", "a goroutine started by uncontrolled code joined as G"+itoa(g.id), callerPos())
 		}
 	} else if g.state == gDetached {
+		e.cameBack(g)
 		e.setRunnable(g)
 	}
 	if e.aborting {
@@ -500,76 +546,116 @@ func (e *execution) die(me *goroutine) bool {
 
 // choose asks the strategy which runnable goroutine takes the next step.
 // It returns nil when none can, or when the step bound is exceeded (then
-// e.aborting is set). Lock held.
+// e.aborting is set). Each decision is a step of work for the clock, and
+// may be the strategy's choice of strategies.Clock: a timer fires, and
+// another decision follows. Lock held.
 //
 //go:norace
 func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 	e.pollEager()
-	n := len(e.runnable)
-	if n == 0 {
-		return nil
-	}
-	e.steps++
-	starved := false
-	ch := e.pt.Choices[:0]
-	for _, g := range e.runnable {
-		ch = append(ch, g.id)
-		starved = starved || e.steps-g.chosenAt > e.set.fairAfter
-	}
-	e.pt.Choices = ch
-	if e.fairSince == 0 && (starved || e.steps-e.lastProgress > e.set.fairAfter) {
-		e.startFair()
-	}
-	if e.fairSince > 0 && e.steps-max(e.lastProgress, e.fairSince) > e.set.livelockWindow {
-		e.abortLocked(me, e.livelockBug())
-		return nil
-	}
-	if e.steps > e.set.maxSteps {
-		e.tooLong = true
-		e.abortLocked(me, nil)
-		return nil
-	}
-	e.pt.Kind = strategies.Goroutine
-	e.pt.Current = -1 // the watchdog's decisions: nobody reached the point
-	if me != nil {
-		e.pt.Current = me.id
-	}
-	e.pt.Yield = yielded
-	if e.set.detailed {
-		e.pt.Ops = e.pt.Ops[:0]
-		for _, id := range ch {
-			g := e.gs[id]
-			e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: g.op.String(), Pos: g.where})
+	for {
+		if len(e.runnable) == 0 {
+			return nil
 		}
-	} else {
-		e.pt.Ops = nil
+		e.steps++
+		e.chargeStall()
+		e.clock.work(e)
+		n := len(e.runnable)
+		starved := false
+		ch := e.pt.Choices[:0]
+		for _, g := range e.runnable {
+			ch = append(ch, g.id)
+			starved = starved || e.steps-g.chosenAt > e.set.fairAfter
+		}
+		early := e.clock.early(e)
+		if early != nil {
+			ch = append(ch, strategies.Clock)
+			if e.clock.offered == 0 {
+				e.clock.offered = e.steps
+			}
+			starved = starved || e.steps-e.clock.offered > e.set.fairAfter
+		} else {
+			e.clock.offered = 0
+		}
+		e.pt.Choices = ch
+		if e.fairSince == 0 && (starved || e.steps-e.lastProgress > e.set.fairAfter) {
+			e.startFair()
+		}
+		if e.fairSince > 0 && e.steps-max(e.lastProgress, e.fairSince) > e.set.livelockWindow {
+			// The goroutines only spin: for time, as if they were all
+			// blocked. A timer they may be waiting for fires; if there
+			// is none, it is a livelock.
+			if e.clock.spin(e) {
+				e.lastProgress = e.steps
+				continue
+			}
+			e.abortLocked(me, e.livelockBug())
+			return nil
+		}
+		if e.steps > e.set.maxSteps {
+			e.tooLong = true
+			e.abortLocked(me, nil)
+			return nil
+		}
+		e.pt.Kind = strategies.Goroutine
+		e.pt.Current = -1 // the watchdog's decisions: nobody reached the point
+		if me != nil {
+			e.pt.Current = me.id
+		}
+		e.pt.Yield = yielded
+		if e.set.detailed {
+			e.pt.Ops = e.pt.Ops[:0]
+			for _, id := range ch[:n] {
+				g := e.gs[id]
+				e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: g.op.String(), Pos: g.where})
+			}
+			if early != nil {
+				e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: early.describe()})
+			}
+		} else {
+			e.pt.Ops = nil
+		}
+		e.pt.Where = nil
+		if e.locate {
+			e.pt.Where = e
+		}
+		var i int
+		if e.fairSince == 0 || e.following() {
+			i = e.strategyNext()
+		} else {
+			i = e.fairChoice(len(ch))
+		}
+		if i < 0 || i >= len(ch) {
+			i = 0
+		}
+		id := ch[i]
+		e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current), strategies.Preempts(&e.pt, i)})
+		if e.set.detailed {
+			e.ops = append(e.ops, e.pt.Ops[i])
+		}
+		e.progress.Add(1)
+		e.idleSince = time.Time{}
+		if id == strategies.Clock {
+			// The clock's step: a timer fires, and the goroutine that
+			// reached the point is still there for the next decision.
+			if e.set.detailed {
+				e.addStep(replay.Step{G: -1, Op: e.pt.Ops[i].Name + " fires"})
+			}
+			e.clock.offered = 0
+			e.clock.fireEarly(e, early)
+			e.lastProgress = e.steps
+			yielded = false
+			continue
+		}
+		if e.gs[id].op.mutates() {
+			e.lastProgress = e.steps
+		}
+		e.gs[id].chosenAt = e.steps
+		if e.set.detailed {
+			e.stepChosen(e.gs[id])
+		}
+		return e.gs[id]
 	}
-	e.pt.Where = nil
-	if e.locate {
-		e.pt.Where = e
-	}
-	var i int
-	if e.fairSince == 0 || e.following() {
-		i = e.strategyNext()
-	} else {
-		i = e.fairChoice(n)
-	}
-	if i < 0 || i >= n {
-		i = 0
-	}
-	id := ch[i]
-	if e.gs[id].op.mutates() {
-		e.lastProgress = e.steps
-	}
-	e.gs[id].chosenAt = e.steps
-	e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current), strategies.Preempts(&e.pt, i)})
-	if e.set.detailed {
-		e.ops = append(e.ops, e.pt.Ops[i])
-		e.stepChosen(e.gs[id])
-	}
-	e.progress.Add(1)
-	e.idleSince = time.Time{}
-	return e.gs[id]
 }
 
 // chooseCase asks the strategy which of the ready select cases fires.
@@ -601,11 +687,7 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 	e.trail = append(e.trail, decision{strategies.Case, int32(ready[i]), int32(me.id), false})
 	if e.set.detailed {
 		e.ops = append(e.ops, e.pt.Ops[i])
-		if e.clockChoice {
-			e.addStep(replay.Step{G: -1, Op: "timer " + itoa(ready[i]) + " of " + itoa(len(ready)) + " due fires first"})
-		} else {
-			me.lastStep = e.addStep(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.internStack(me.stackText)})
-		}
+		me.lastStep = e.addStep(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.internStack(me.stackText)})
 	}
 	return ready[i]
 }

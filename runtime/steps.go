@@ -241,18 +241,6 @@ func where(me *goroutine) {
 	me.opObj = nil
 }
 
-// chooseTimer asks the strategy which of n timers due at the same instant
-// fires first: a case decision of the test goroutine (as traces record
-// it), which the steps show as the clock's. Lock held.
-//
-//go:norace
-func (e *execution) chooseTimer(idx []int) int {
-	e.clockChoice = true
-	i := e.chooseCase(e.main, idx)
-	e.clockChoice = false
-	return i
-}
-
 // objNum numbers the object at p, in order of first use. Lock held.
 //
 //go:norace

@@ -3,39 +3,68 @@ package runtime
 import (
 	"container/heap"
 	"time"
+
+	"github.com/gosct/gosct/replay"
+	"github.com/gosct/gosct/strategies"
 )
 
-// The virtual clock. As in testing/synctest, time stands still while any
-// goroutine of the execution can run: only when every goroutine is blocked
-// does the scheduler call advance, which jumps the clock to the earliest
-// pending timer and fires it (timers due at the same instant fire one at a
-// time, in an order the strategy chooses). So a test's
-// generous timeout (select on time.After(time.Second)) never fires just
-// because the schedule ran slowly: it fires only when nothing else can
-// happen, which is when it would in a program that really waits for it.
-// Sleeping an hour costs nothing. A timer due at or before the current
-// instant when it is armed (d <= 0) fires at once.
+// The virtual clock. Time in an execution is virtual: it starts at the
+// real instant the execution started and moves only as the model says,
+// never backward, and never while nothing happens. It moves in four ways
+// (docs/runtime.md, "Time"):
+//
+//   - with work: every scheduling step, and every read of the clock (Now),
+//     costs settings.stepCost, so a sleep of d always ends strictly more
+//     than d after it began, and two reads are never equal;
+//   - by a decision: at every goroutine decision the strategy may choose
+//     strategies.Clock instead of a goroutine when a timer is due within
+//     settings.timerEarly of the work-clock (floor below): the clock moves
+//     to the deadline of the earliest such timer and it fires. This is how
+//     a 1 ms ticker ticks in the middle of another goroutine's loop, and how
+//     timers due at the same instant interleave with the goroutines they
+//     wake. A timer that has fallen due by work alone (floor) fires at the
+//     next decision without one;
+//   - when nothing else can happen: when every goroutine is blocked, the
+//     clock jumps to the next timer, as in testing/synctest; when the
+//     goroutines only spin (a fair schedule has changed no shared state for
+//     settings.fairAfter steps), likewise;
+//   - by real time spent in uncontrolled code (charge), recorded in the
+//     trail so that a replay moves the same way.
+//
+// floor is the time the execution has certainly taken: work, jumps and
+// charges, without the early firings. now - floor never exceeds timerEarly:
+// timers fire at most timerEarly ahead of the work that precedes them, so a
+// generous timeout (select on time.After(time.Second)) never fires before
+// work that completes, whatever the schedule, unless the work itself takes
+// that long (a million steps at the default cost are 10 ms).
+//
+// Timer firing order is Go's: deadline order, and timers due at the same
+// instant in an order the strategy chooses (a Case decision whose Current is
+// strategies.Clock).
 //
 // Which timers count. A Sleep, a func timer (AfterFunc, the deadline of a
 // context) always counts. A channel timer (NewTimer, After, NewTicker,
-// Tick) counts only while a goroutine is blocked receiving from its
-// channel: as in Go 1.23, where such timers enter the runtime's heap only
-// when a goroutine blocks on them, an unread ticker does not make time
-// move, and when the clock jumps for another reason every channel timer due
-// by then delivers (a ticker at most one tick: the buffer of one drops the
-// others, as Go drops ticks for slow receivers).
+// Tick) counts for a jump only while a goroutine is blocked receiving from
+// its channel, as in Go 1.23, where such timers enter the runtime's heap
+// only when a goroutine blocks on them: an unread ticker does not make time
+// jump. It may fire early (a decision) while its value would be seen by a
+// later poll (its buffer is empty). When the clock passes it for another
+// reason, every channel timer due by then delivers (a ticker at most one
+// tick: the buffer of one drops the others, as Go drops ticks for slow
+// receivers).
 //
-// After the test function returns, the goroutines left run until nothing
-// can move, and those left blocked are leaks. Time still moves then, but
-// only up to leakHorizon past the instant the test returned, and tickers no
-// longer count: a goroutine left ranging over a ticker, or sleeping in a
-// loop, after its test is over never quiesces in real Go either; it is
-// stopped there rather than run forever, and not reported as leaked, since
-// a timer can still wake it (see leak_timers.go).
+// After the test function returns (and its cleanups have run), the
+// goroutines left go on, with timers firing, for settings.leakGrace of
+// virtual time; tickers, and the timers of a goroutine already woken
+// leakWakes times since the return, no longer make the clock jump (they
+// still fire when it passes them). Then leaked goroutines are reported
+// (leak.go).
 
-// leakHorizon is how much virtual time the goroutines left behind by a test
-// get to finish after it returned; about what go.uber.org/goleak waits.
-const leakHorizon = time.Second
+// leakWakes is how many times a goroutine may be woken by a timer after
+// its test returned before its timers stop driving the clock: by then it is
+// a loop (a janitor, a retry loop), and would go on for ever. (A finite
+// retry loop of more iterations is left sleeping at the end: leak.go.)
+const leakWakes = 100
 
 // timerKind says what firing a timer does.
 type timerKind uint8
@@ -66,6 +95,9 @@ type vtimer struct {
 	// fired is set when a one-shot timer fires (a sleep may end; f has
 	// started).
 	fired bool
+	// lateFires counts the firings of a func timer after the test
+	// returned (a self-resetting AfterFunc is a loop).
+	lateFires int
 }
 
 // timerHeap orders the pending timers by instant, then arming order.
@@ -75,8 +107,11 @@ type timerHeap []*vtimer
 func (h timerHeap) Len() int { return len(h) }
 
 //go:norace
-func (h timerHeap) Less(i, j int) bool {
-	return h[i].when < h[j].when || (h[i].when == h[j].when && h[i].seq < h[j].seq)
+func (h timerHeap) Less(i, j int) bool { return before(h[i], h[j]) }
+
+//go:norace
+func before(a, b *vtimer) bool {
+	return a.when < b.when || (a.when == b.when && a.seq < b.seq)
 }
 
 //go:norace
@@ -107,23 +142,28 @@ func (h *timerHeap) Pop() any {
 // guarded by execution.mu.
 type clock struct {
 	// start is the real instant the execution started, so that virtual
-	// instants look like ordinary times; now is the virtual time elapsed.
-	start time.Time
-	now   time.Duration
-	seq   uint64
-	heap  timerHeap
+	// instants look like ordinary times; now is the virtual time elapsed,
+	// floor the part of it due to work, jumps and charges (see above).
+	start      time.Time
+	now, floor time.Duration
+	seq        uint64
+	heap       timerHeap
 	// timers and tickers map the values handed to user code to their
 	// model, so that Stop and Reset find it.
 	timers  rmap[*time.Timer, *vtimer]
 	tickers rmap[*time.Ticker, *vtimer]
-	// returned is set, with returnedAt, when advance first runs after the
-	// test function returned.
+	// returned is set, with returnedAt, when the test function has
+	// returned and its cleanups have run (mainDone).
 	returned   bool
 	returnedAt time.Duration
-	due        []*vtimer // scratch for advance
+	due        []*vtimer // scratch
 	// ctxs are the deadline contexts whose parent can be cancelled; see
 	// settleCancelled.
 	ctxs []*deadlineCtx
+	// offered is the step since which the Clock choice has been offered
+	// at every decision without being taken (0: not offered), for the
+	// fairness rule: a clock never chosen is starved like a goroutine.
+	offered int
 }
 
 //go:norace
@@ -140,6 +180,17 @@ func (c *clock) pending() bool { return len(c.heap) > 0 }
 //
 //go:norace
 func (c *clock) instant(d time.Duration) time.Time { return c.start.Add(d) }
+
+// read returns the virtual now and moves the clock by one step's cost, so
+// that two reads are never equal. Lock held.
+//
+//go:norace
+func (c *clock) read(e *execution) time.Time {
+	t := c.instant(c.now)
+	c.now += e.set.stepCost
+	c.floor += e.set.stepCost
+	return t
+}
 
 // arm schedules t to fire d from now; a timer already due fires at once.
 // Lock held; t must not be pending.
@@ -175,32 +226,195 @@ func (c *clock) disarm(t *vtimer) bool {
 	return true
 }
 
-// counts reports whether t may make the clock jump (see above). Lock held.
+// moveTo moves the clock forward to d (never back); jump also moves floor
+// there: the time really passed, nothing could run before it.
+//
+//go:norace
+func (c *clock) moveTo(d time.Duration, jump bool) {
+	if d > c.now {
+		c.now = d
+	}
+	if jump && c.now > c.floor {
+		c.floor = c.now
+	}
+}
+
+// work charges one scheduling step and fires the timers that have fallen
+// due by work alone, in deadline order. The scheduler calls it at every
+// goroutine decision. Lock held.
+//
+//go:norace
+func (c *clock) work(e *execution) {
+	c.now += e.set.stepCost
+	c.floor += e.set.stepCost
+	for len(c.heap) > 0 && c.heap[0].when <= c.floor && !e.aborting {
+		c.fire(e, heap.Pop(&c.heap).(*vtimer))
+	}
+}
+
+// charge moves the clock by d of real time spent in uncontrolled code.
+// Lock held.
+//
+//go:norace
+func (c *clock) charge(e *execution, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	c.now += d
+	c.floor += d
+	e.charged = true
+}
+
+// observable reports whether firing t now could make a difference: a
+// sleeper or func timer, or a channel timer whose value a goroutine waits
+// for or a later poll could see (its buffer is empty). Lock held.
+//
+//go:norace
+func (c *clock) observable(e *execution, t *vtimer) bool {
+	if t.kind != tkChan {
+		return true
+	}
+	if len(t.ch) == 0 || e.ndetached > 0 {
+		return true
+	}
+	cs := e.chans.get(chanKey((<-chan time.Time)(t.ch)))
+	return cs != nil && cs.recvq.peek()
+}
+
+// early returns the earliest timer that may fire now at the strategy's
+// choice: observable and due within settings.timerEarly of floor; nil if
+// none. It visits only the part of the heap within the window. Lock held.
+//
+//go:norace
+func (c *clock) early(e *execution) *vtimer {
+	if e.set.timerEarly <= 0 || len(c.heap) == 0 {
+		return nil
+	}
+	return c.earliest(e, 0, c.floor+e.set.timerEarly, nil)
+}
+
+// earliest returns the earliest observable timer at or below heap index i
+// due by lim, or best if none is earlier. Lock held.
+//
+//go:norace
+func (c *clock) earliest(e *execution, i int, lim time.Duration, best *vtimer) *vtimer {
+	if i >= len(c.heap) {
+		return best
+	}
+	t := c.heap[i]
+	if t.when > lim || (best != nil && !before(t, best)) {
+		return best // the heap below i is later still
+	}
+	if c.observable(e, t) {
+		return t // below i is later
+	}
+	best = c.earliest(e, 2*i+1, lim, best)
+	return c.earliest(e, 2*i+2, lim, best)
+}
+
+// fireEarly fires, at the strategy's choice of Clock, the timer early
+// returned (t): the clock moves to its deadline. When several observable
+// timers are due at that instant, which fires is a decision (the others
+// are then overdue and fire at the next decision). Lock held.
+//
+//go:norace
+func (c *clock) fireEarly(e *execution, t *vtimer) {
+	due := c.due[:0]
+	for _, x := range c.heap {
+		if x.when == t.when && c.observable(e, x) {
+			due = append(due, x)
+		}
+	}
+	sortTimers(due)
+	if len(due) > 1 {
+		t = due[e.chooseTimer(len(due))]
+	}
+	for i := range due {
+		due[i] = nil
+	}
+	c.due = due[:0]
+	c.moveTo(t.when, false)
+	c.disarm(t)
+	c.passed(e, t.when-1)
+	c.fire(e, t)
+}
+
+// passed fires, in deadline order, the pending timers due by d: the clock
+// has moved past them for another timer's sake. Lock held.
+//
+//go:norace
+func (c *clock) passed(e *execution, d time.Duration) {
+	for len(c.heap) > 0 && c.heap[0].when <= d && !e.aborting {
+		c.fire(e, heap.Pop(&c.heap).(*vtimer))
+	}
+}
+
+// counts reports whether t may make the clock jump when nothing else can
+// happen (see above). Lock held.
 //
 //go:norace
 func (c *clock) counts(e *execution, t *vtimer) bool {
-	if c.returned && t.when > c.returnedAt+leakHorizon {
-		return false
+	if c.returned {
+		if t.when > c.returnedAt+e.set.leakGrace || t.period > 0 {
+			return false
+		}
+		switch t.kind {
+		case tkSleep:
+			if t.g.timerWakes >= leakWakes {
+				return false
+			}
+		case tkFunc:
+			if t.lateFires >= leakWakes {
+				return false
+			}
+		}
 	}
 	if t.kind != tkChan {
 		return true
 	}
-	if c.returned && t.period > 0 {
+	// Goroutines in uncontrolled code may be receiving from it.
+	if e.ndetached > 0 {
+		return true
+	}
+	cs := e.chans.get(chanKey((<-chan time.Time)(t.ch)))
+	if cs == nil {
 		return false
 	}
-	// Goroutines in uncontrolled code may be receiving from it.
-	return e.ndetached > 0 || e.chanOf(chanKey((<-chan time.Time)(t.ch))).recvq.peek()
+	for _, w := range cs.recvq {
+		if w.live() && (!c.returned || w.g.timerWakes < leakWakes) {
+			return true
+		}
+	}
+	return false
+}
+
+// next returns the earliest pending timer that counts, or nil. Lock held.
+//
+//go:norace
+func (c *clock) next(e *execution) *vtimer {
+	if len(c.heap) == 0 {
+		return nil
+	}
+	if t := c.heap[0]; c.counts(e, t) {
+		return t
+	}
+	var next *vtimer
+	for _, t := range c.heap {
+		if (next == nil || before(t, next)) && c.counts(e, t) {
+			next = t
+		}
+	}
+	return next
 }
 
 // advance jumps the clock to the earliest timer that counts and fires
 // it; false if no timer counts. The scheduler calls it when no goroutine
 // can run. When several timers that count are due at that instant, which
-// fires first is a decision of the strategy (Go does not order them), and
-// the others fire at the next call, at the same instant, once the
-// goroutines the first one woke have run: so a context deadline and a tick
-// due together may reach a select in either order. Timers that do not
-// count and are due by then fire too (nobody is waiting on them, their
-// order cannot matter). Lock held.
+// fires first is a decision of the strategy (Go does not order them); the
+// others are then overdue, and fire at the next decision, after the
+// strategy has had the chance to fire them first or run the goroutine the
+// first one woke. Timers that do not count and are due by then fire too
+// (nobody is waiting on them, their order cannot matter). Lock held.
 //
 //go:norace
 func (c *clock) advance(e *execution) bool {
@@ -210,21 +424,11 @@ func (c *clock) advance(e *execution) bool {
 	if len(c.heap) == 0 {
 		return false
 	}
-	if e.mainDone && !c.returned {
-		c.returned, c.returnedAt = true, c.now
-	}
-	var next *vtimer
-	for _, t := range c.heap {
-		if (next == nil || t.when < next.when) && c.counts(e, t) {
-			next = t
-		}
-	}
+	next := c.next(e)
 	if next == nil {
 		return false
 	}
-	if next.when > c.now {
-		c.now = next.when
-	}
+	c.moveTo(next.when, true)
 	due := c.due[:0]
 	for _, t := range c.heap {
 		if t.when <= c.now && c.counts(e, t) {
@@ -232,12 +436,12 @@ func (c *clock) advance(e *execution) bool {
 		}
 	}
 	sortTimers(due)
-	if len(due) > 1 {
-		idx := make([]int, len(due))
-		for i := range idx {
-			idx[i] = i
+	if len(due) > 1 && due[1].when == due[0].when {
+		n := 1
+		for n < len(due) && due[n].when == due[0].when {
+			n++
 		}
-		next = due[e.chooseTimer(idx)]
+		next = due[e.chooseTimer(n)]
 	} else {
 		next = due[0]
 	}
@@ -246,21 +450,34 @@ func (c *clock) advance(e *execution) bool {
 	}
 	c.due = due[:0]
 	c.disarm(next)
+	// The timers before it go first: a timer that counts is never
+	// overtaken by a later one.
+	c.passed(e, next.when-1)
 	c.fire(e, next)
-	// The due timers nobody waits on deliver now, in arming order.
-	for {
-		var t *vtimer
-		for _, x := range c.heap {
-			if x.when <= c.now && !c.counts(e, x) && (t == nil || x.seq < t.seq) {
-				t = x
-			}
+	return true
+}
+
+// spin fires the earliest observable timer, however far: the goroutines
+// that can run are only spinning (a fair schedule has changed no shared
+// state for long), which is, for time, as if they were all blocked. False
+// if there is none. Lock held.
+//
+//go:norace
+func (c *clock) spin(e *execution) bool {
+	var t *vtimer
+	for _, x := range c.heap {
+		if (t == nil || before(x, t)) && c.observable(e, x) &&
+			!(c.returned && x.when > c.returnedAt+e.set.leakGrace) {
+			t = x
 		}
-		if t == nil {
-			break
-		}
-		c.disarm(t)
-		c.fire(e, t)
 	}
+	if t == nil {
+		return false
+	}
+	c.moveTo(t.when, true)
+	c.disarm(t)
+	c.passed(e, t.when-1)
+	c.fire(e, t)
 	return true
 }
 
@@ -270,10 +487,37 @@ func (c *clock) advance(e *execution) bool {
 //go:norace
 func sortTimers(ts []*vtimer) {
 	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && (ts[j].when < ts[j-1].when || (ts[j].when == ts[j-1].when && ts[j].seq < ts[j-1].seq)); j-- {
+		for j := i; j > 0 && before(ts[j], ts[j-1]); j-- {
 			ts[j], ts[j-1] = ts[j-1], ts[j]
 		}
 	}
+}
+
+// chooseTimer asks the strategy which of n timers due at the same instant
+// fires first: a Case decision whose Current is strategies.Clock. Lock
+// held.
+//
+//go:norace
+func (e *execution) chooseTimer(n int) int {
+	e.pt.Kind = strategies.Case
+	e.pt.Choices = e.pt.Choices[:0]
+	for i := 0; i < n; i++ {
+		e.pt.Choices = append(e.pt.Choices, i)
+	}
+	e.pt.Current = strategies.Clock
+	e.pt.Yield = false
+	e.pt.Ops = nil
+	e.pt.Where = nil
+	i := e.strategyNext()
+	if i < 0 || i >= n {
+		i = 0
+	}
+	e.trail = append(e.trail, decision{strategies.Case, int32(i), strategies.Clock, false})
+	if e.set.detailed {
+		e.ops = append(e.ops, strategies.Op{Name: "timer " + itoa(i)})
+		e.addStep(replay.Step{G: -1, Op: "timer " + itoa(i) + " of " + itoa(n) + " due at the same instant fires first"})
+	}
+	return i
 }
 
 // fire performs what t does when it expires; t is not pending. Lock held.
@@ -283,8 +527,18 @@ func (c *clock) fire(e *execution, t *vtimer) {
 	switch t.kind {
 	case tkSleep:
 		t.fired = true
+		if c.returned {
+			t.g.timerWakes++
+		}
 		e.ready(t.g)
 	case tkChan:
+		if c.returned {
+			if cs := e.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
+				if w := cs.recvq.first(); w != nil {
+					w.g.timerWakes++
+				}
+			}
+		}
 		runtimeSend(e, t.ch, c.instant(t.when))
 		if t.period > 0 {
 			// Skip the ticks missed while nobody looked, as Go does.
@@ -298,6 +552,9 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		if e.aborting || e.over {
 			return
 		}
+		if c.returned {
+			t.lateFires++
+		}
 		g := e.newGoroutine(t.owner, t.pc)
 		if e.set.detailed {
 			e.stepSpawned(nil, g, g.creationSite(), "")
@@ -308,6 +565,22 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		tsanStartAfter(g, timerKey(t))
 		goNeutral(func() { e.run(g, t.f) })
 	}
+}
+
+// describe names t for the Ops of a Clock choice.
+//
+//go:norace
+func (t *vtimer) describe() string {
+	switch t.kind {
+	case tkSleep:
+		return "timer sleep G" + itoa(t.g.id)
+	case tkFunc:
+		return "timer func"
+	}
+	if t.period > 0 {
+		return "timer ticker"
+	}
+	return "timer chan"
 }
 
 // runtimeSend sends v on the owned channel c on behalf of the runtime,

@@ -23,7 +23,8 @@ import (
 // Go (GODEBUG asynctimerchan=1); gosct models the new ones regardless.
 
 // Now is time.Now on the virtual clock: the instant the execution started
-// plus the virtual time elapsed.
+// plus the virtual time elapsed. Reading the clock costs a step's time, so
+// two reads are never equal.
 //
 //go:norace
 func Now() time.Time {
@@ -32,7 +33,7 @@ func Now() time.Time {
 		return time.Now()
 	}
 	e.mu.Lock()
-	t := e.clock.instant(e.clock.now)
+	t := e.clock.read(e)
 	e.observe("time", "time.Now", hashUint(uint64(t.UnixNano())), e.set.free&ctlTime == 0)
 	e.mu.Unlock()
 	return t
@@ -49,7 +50,7 @@ func Since(t time.Time) time.Duration { return Now().Sub(t) }
 func Until(t time.Time) time.Duration { return t.Sub(Now()) }
 
 // Sleep is time.Sleep on the virtual clock: the goroutine blocks until the
-// clock reaches now+d, which happens when every goroutine is blocked.
+// clock reaches now+d (see time.go for when it moves).
 // Sleep(d <= 0) is a scheduling point at which the caller yields.
 //
 //go:norace

@@ -131,8 +131,14 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		Inputs:       e.in.record(x.set.free, e.carried),
 		Decisions:    make([]replay.Decision, 0, len(e.trail)),
 	}
+	ci := 0
 	for i, d := range e.trail {
 		td := replay.Decision{Kind: d.kind.String(), Choice: int(d.choice), G: int(d.cur)}
+		for ; ci < len(e.charges) && e.charges[ci].at <= i; ci++ {
+			if e.charges[ci].at == i {
+				td.ChargedNS += int64(e.charges[ci].d)
+			}
+		}
 		if detail != nil && i < len(detail.ops) {
 			td.Op, td.Pos = detail.ops[i].Name, detail.ops[i].Pos
 		}
@@ -178,6 +184,9 @@ func (x *explorer) describe(tr *replay.Trace, e *execution) {
 	if x.c.Sharded() {
 		tr.Params["shard"] = fmt.Sprintf("%d/%d", x.c.Shard, x.c.Shards)
 	}
+	tr.Params["timer_early"] = x.set.timerEarly.String()
+	tr.Params["leak_grace"] = x.set.leakGrace.String()
+	tr.Params["step_cost"] = x.set.stepCost.String()
 	tr.Files = x.files()
 	if b := e.bug; b != nil {
 		tr.Bug = &replay.Bug{Kind: b.kind, Message: b.message, Report: b.report()}

@@ -137,6 +137,9 @@ func watchdog() {
 			}
 		default:
 			sysSince = time.Time{}
+			// The holder runs its own code, which takes real time
+			// (charge.go).
+			e.noteStall(dt)
 			if stalled += dt; stalled > e.set.detachAfter {
 				e.detach(cur, p, "computing")
 				stalled = 0
@@ -216,6 +219,7 @@ func (e *execution) detachLocked(g *goroutine, progress int64, why string) bool 
 		// goroutine: ours end through exit).
 		e.setState(g, gDone)
 	} else {
+		e.leftAt(g)
 		e.setState(g, gDetached)
 		g.detachedWhy = why
 	}

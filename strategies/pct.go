@@ -34,7 +34,12 @@ const (
 //     priority i (below every initial priority);
 //   - the highest-priority enabled goroutine always runs;
 //   - a goroutine that yields (Point.Yield) drops below every priority
-//     given so far, as SCTBench does instead of PCT's starvation heuristic.
+//     given so far, as SCTBench does instead of PCT's starvation heuristic;
+//   - the Clock choice (a timer firing early) is a thread of its own: it
+//     gets an initial priority when first offered in an execution, drawn as
+//     for a new goroutine, and a change point can lower it. A high clock
+//     fires timers as early as they may fire; a low one leaves them until
+//     every goroutine is blocked.
 //
 // Steps are the Kind Goroutine points, counted from the first point at which
 // a second goroutine exists (the paper counts from the step that creates
@@ -56,6 +61,8 @@ type PCT struct {
 	seen bool
 
 	prio     []int // by logical id
+	clock    int   // priority of the Clock choice, once seen
+	clockSet bool
 	unused   []int // initial priorities not given yet
 	change   []int // change steps k_1..k_{d-1}
 	changeTo []int // priority given at change[i]
@@ -150,6 +157,29 @@ func (s *PCT) start() {
 		}
 	}
 	s.step, s.counting, s.low, s.maxG = 0, false, 0, 0
+	s.clockSet = false
+}
+
+// prioOf is the priority of choice c.
+func (s *PCT) prioOf(c int) int {
+	if c == Clock {
+		return s.clock
+	}
+	return s.prio[c]
+}
+
+// seeClock gives the clock its initial priority the first time it is
+// offered in an execution: it is drawn as a new goroutine's would be (the
+// draw happens then, so executions without timers draw what they drew
+// before clocks existed).
+func (s *PCT) seeClock() {
+	if s.clockSet {
+		return
+	}
+	s.assign()
+	s.clock = s.prio[len(s.prio)-1]
+	s.prio = s.prio[:len(s.prio)-1]
+	s.clockSet = true
 }
 
 // see assigns initial priorities to id and to every smaller id not seen
@@ -176,18 +206,24 @@ func (s *PCT) assign() {
 	}
 	// More goroutines than n: insert at a random rank among the initial
 	// priorities given so far (values >= d; lower ones were set by a
-	// change point or a yield and stay below).
+	// change point or a yield and stay below). The clock's counts as one.
 	given := 0
 	for _, p := range s.prio {
 		if p >= s.d {
 			given++
 		}
 	}
+	if s.clockSet && s.clock >= s.d {
+		given++
+	}
 	r := s.d + s.rng.Intn(given+1)
 	for g, p := range s.prio {
 		if p >= r {
 			s.prio[g]++
 		}
+	}
+	if s.clockSet && s.clock >= r {
+		s.clock++
 	}
 	s.prio = append(s.prio, r)
 }
@@ -200,18 +236,27 @@ func (s *PCT) Next(p *Point) int {
 	if p.Kind != Goroutine {
 		return s.rng.Intn(len(p.Choices))
 	}
+	gs := p.Choices
+	if p.HasClock() {
+		gs = gs[:len(gs)-1]
+	}
 	s.see(p.Current)
-	s.see(p.Choices[len(p.Choices)-1])
+	if len(gs) > 0 {
+		s.see(gs[len(gs)-1])
+	}
+	if len(gs) < len(p.Choices) {
+		s.seeClock()
+	}
 	if !s.counting && s.maxG > 1 {
 		s.counting = true
 	}
-	if p.Yield {
+	if p.Yield && p.Current >= 0 {
 		s.prio[p.Current] = s.low
 		s.low--
 	}
 	best := 0
 	for i, c := range p.Choices {
-		if s.prio[c] > s.prio[p.Choices[best]] {
+		if s.prioOf(c) > s.prioOf(p.Choices[best]) {
 			best = i
 		}
 	}
@@ -219,7 +264,11 @@ func (s *PCT) Next(p *Point) int {
 		s.step++
 		for i, c := range s.change {
 			if c == s.step {
-				s.prio[p.Choices[best]] = s.changeTo[i]
+				if b := p.Choices[best]; b == Clock {
+					s.clock = s.changeTo[i]
+				} else {
+					s.prio[b] = s.changeTo[i]
+				}
 			}
 		}
 	}

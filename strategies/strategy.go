@@ -23,10 +23,14 @@ type Kind uint8
 
 const (
 	// Goroutine chooses which enabled goroutine runs the next step.
-	// Point.Choices are logical goroutine ids in ascending (creation) order.
+	// Point.Choices are logical goroutine ids in ascending (creation) order,
+	// followed by Clock when a timer may fire.
 	Goroutine Kind = iota
 	// Case chooses which of several ready select cases fires.
-	// Point.Choices are the indices of the ready cases, ascending.
+	// Point.Choices are the indices of the ready cases, ascending. When
+	// Point.Current is Clock, the choices are instead timers due at the
+	// same instant (0, 1, ... in the order they were armed), and the one
+	// chosen fires first.
 	Case
 	// Value chooses the result of a small-range random draw in the
 	// program under test: rand.Intn(n), rand.IntN(n), rand.N(n) and their
@@ -37,6 +41,32 @@ const (
 	// strategies enumerate them as free branches, in ascending order.
 	Value
 )
+
+// Clock is the reserved choice of a Goroutine point that fires a timer
+// instead of running a goroutine: the virtual clock moves to the deadline
+// of the earliest timer that may fire now, and the timer fires (a sleeper
+// becomes runnable, a timer or ticker channel receives its value, an
+// AfterFunc or context deadline starts its goroutine). It is never a
+// goroutine id and never Point.Current of a Goroutine point.
+//
+// A strategy explores it like a goroutine that is enabled whenever it is
+// offered, with these conventions (docs/strategies.md):
+//   - it comes last in Choices, after the goroutine ids;
+//   - choosing it while Current is enabled is a preemption (pb) and, in
+//     Maple's order, it is the second child (one delay for db); while
+//     Current is blocked it is free for pb and the second child for db;
+//   - it never yields: a yielding goroutine whose only alternative is the
+//     clock is not forced to switch;
+//   - pct gives it a priority of its own, drawn as for a new goroutine.
+//
+// What firing depends on, for a partial-order reduction: a sleep's timer
+// wakes its sleeper only; a channel timer's value is a send on its channel
+// (dependent with the receives and selects on it); an AfterFunc or a
+// context deadline creates a goroutine (a context's deadline closes its
+// Done channel). Every firing moves the clock, so it is also dependent with
+// every read of the clock (time.Now) and every timer operation (arming,
+// Stop, Reset) of the execution.
+const Clock = -2
 
 func (k Kind) String() string {
 	switch k {
@@ -57,7 +87,8 @@ type Point struct {
 	Kind Kind
 	// Choices is never empty. For Kind Goroutine it holds the logical ids
 	// (0 is the test goroutine, then creation order) of the enabled
-	// goroutines, ascending.
+	// goroutines, ascending, then Clock when a timer may fire now (never
+	// alone: the clock is offered only beside a runnable goroutine).
 	Choices []int
 	// Current is the logical id of the goroutine that reached the
 	// scheduling point. For Kind Goroutine it may be absent from Choices
@@ -106,6 +137,11 @@ func KindOf(s string) (Kind, bool) {
 		}
 	}
 	return 0, false
+}
+
+// HasClock reports whether the last choice of a Goroutine point is Clock.
+func (p *Point) HasClock() bool {
+	return p.Kind == Goroutine && len(p.Choices) > 0 && p.Choices[len(p.Choices)-1] == Clock
 }
 
 // Index returns the position of choice c in p.Choices, or -1.

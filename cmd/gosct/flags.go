@@ -68,7 +68,10 @@ type testOptions struct {
 	checkReplay bool
 	// minimize bounds the shrinking of each new bug's schedule (0: off).
 	minimize time.Duration
-	verbose  bool
+	// timerEarly and leakGrace are the time model's knobs, as given ("":
+	// the runtime's defaults).
+	timerEarly, leakGrace string
+	verbose               bool
 	// state is the directory of saved searches; perProcess runs every
 	// schedule in a fresh process.
 	state      string
@@ -122,6 +125,8 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.DurationVar(&o.uncontrolledWait, "uncontrolled-wait", 0, "how long an execution waits for goroutines of the test blocked in uncontrolled code before it ends with \"could not complete\" (default 10s)")
 	fs.BoolVar(&o.checkReplay, "check-replay", false, "run every schedule that depended on uncontrolled code twice and count those that replay (a measurement; in --json test events)")
 	fs.DurationVar(&o.minimize, "minimize", defaultMinimize, "how long to shrink each new bug's schedule before its trace is written: fewest preemptions, then steps, then goroutines (0: keep the schedule as found)")
+	fs.StringVar(&o.timerEarly, "timer-early", "", "timers due within this much of the work done may fire at any scheduling point, at the strategy's choice; 0: only when every goroutine is blocked (default 1ms)")
+	fs.StringVar(&o.leakGrace, "leak-grace", "", "virtual time the goroutines a test leaves behind go on, timers firing, before the leak check (default 10m)")
 	fs.StringVar(&o.races, "races", "off", "data races: off, report (a race is a bug; every access stays a scheduling point) or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
@@ -223,6 +228,14 @@ func (o *testOptions) validate() error {
 	}
 	if o.uncontrolledWait < 0 {
 		return usagef("--uncontrolled-wait must not be negative, not %v", o.uncontrolledWait)
+	}
+	for _, f := range []struct{ name, v string }{{"--timer-early", o.timerEarly}, {"--leak-grace", o.leakGrace}} {
+		if f.v == "" {
+			continue
+		}
+		if d, err := time.ParseDuration(f.v); err != nil || d < 0 {
+			return usagef("%s must be a duration such as 1ms or 0, not %q", f.name, f.v)
+		}
 	}
 	if o.races != "off" && o.races != "report" && o.races != "sync" {
 		return usagef("--races must be off, report or sync, not %q", o.races)

@@ -307,6 +307,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
 			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay, MinimizeNS: int64(o.minimize),
+			TimerEarly: o.timerEarly, LeakGrace: o.leakGrace,
 			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "", Guide: guide,
 		}
 		if rep.cov != nil {

@@ -34,6 +34,9 @@ type State struct {
 	Shard  int `json:"shard,omitempty"`
 	Shards int `json:"shards,omitempty"`
 	Total  int `json:"total,omitempty"`
+	// TimerEarly and LeakGrace are Config's, as given.
+	TimerEarly string `json:"timer_early,omitempty"`
+	LeakGrace  string `json:"leak_grace,omitempty"`
 	// Schedules explored by every run so far: the next one is number
 	// Schedules+1.
 	Schedules int `json:"schedules"`
@@ -110,6 +113,12 @@ func (s *State) Mismatch(c *Config) string {
 		diffs = append(diffs, fmt.Sprintf("%s, not %s", shardName(s.Shard, s.Shards), shardName(c.Shard, c.Shards)))
 	} else if s.Shards > 1 && s.Total != 0 && s.Total != c.Total {
 		diffs = append(diffs, fmt.Sprintf("a divided search of %d schedules, not %d", s.Total, c.Total))
+	}
+	if s.TimerEarly != c.TimerEarly {
+		diffs = append(diffs, fmt.Sprintf("early timers %q, not %q", s.TimerEarly, c.TimerEarly))
+	}
+	if s.LeakGrace != c.LeakGrace {
+		diffs = append(diffs, fmt.Sprintf("leak grace %q, not %q", s.LeakGrace, c.LeakGrace))
 	}
 	return strings.Join(diffs, ", ")
 }

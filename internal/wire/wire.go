@@ -58,6 +58,15 @@ type Config struct {
 	// Guide is the guide file of guided search (package static), for
 	// the strategies that steer by one.
 	Guide string `json:"guide,omitempty"`
+	// TimerEarly is how far ahead of the work done a timer may fire at a
+	// strategy's choice, and LeakGrace how long goroutines left behind by
+	// a test go on before the leak check: Go durations ("1ms", "0"); ""
+	// means the runtime's default (docs/runtime.md, "Time").
+	TimerEarly string `json:"timer_early,omitempty"`
+	LeakGrace  string `json:"leak_grace,omitempty"`
+	// StepCost is the virtual time one scheduling step costs, "" for the
+	// runtime's default; for measuring the time model (gosct-bench).
+	StepCost string `json:"step_cost,omitempty"`
 
 	// TraceDir is where traces of bugs are written.
 	TraceDir string `json:"trace_dir"`

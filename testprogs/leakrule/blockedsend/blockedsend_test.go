@@ -1,0 +1,10 @@
+package blockedsend
+
+import (
+	"testing"
+)
+
+func TestBlockedsend(t *testing.T) {
+	ch := make(chan int)
+	go func() { ch <- 1 }()
+}
