@@ -7,7 +7,7 @@ import (
 // The happens-before race detector: FastTrack (Flanagan and Freund, PLDI
 // 2009) over the accesses the rewriter instruments. Every goroutine of
 // the execution has a vector clock; every synchronization Go defines
-// (race_hb.go) moves clocks between goroutines through the sync object;
+// (detector_edges.go) moves clocks between goroutines through the sync object;
 // every shared variable remembers the epoch of its last write and of its
 // last read (a full read clock only while reads are concurrent). An
 // access that is not ordered after a conflicting earlier one is a race.

@@ -3,7 +3,7 @@ package runtime
 import "unsafe"
 
 // The happens-before edges of Go's synchronization, for the detector
-// (race_detect.go). Every function is called with the execution's lock
+// (detector.go). Every function is called with the execution's lock
 // held, by the goroutine that synchronizes or on behalf of one that is
 // blocked (a sender completing a waiting receiver's operation moves the
 // receiver's clock: the receiver does nothing in between). The runtime's

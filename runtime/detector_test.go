@@ -374,7 +374,7 @@ func TestRacyPrograms(t *testing.T) {
 			t.Setenv(raceProgEnv, name)
 			for _, races := range []string{"report", "sync"} {
 				b := wantBug(t, victim(t, "TestVictimRace", wire.Config{Strategy: "random", Races: races}), "race")
-				if !strings.Contains(b.Message, "data race") || !strings.Contains(b.Report, "race_detect_test.go") {
+				if !strings.Contains(b.Message, "data race") || !strings.Contains(b.Report, "detector_test.go") {
 					t.Errorf("%s: report %q", races, b.Report)
 				}
 			}
@@ -402,7 +402,7 @@ func TestRaceTraceReplays(t *testing.T) {
 		if !r.Replayed {
 			t.Fatalf("not replayed: %+v", r)
 		}
-		if !strings.Contains(r.Message, "race_detect_test.go") || strings.Contains(r.Message, "position recorded in detailed runs") {
+		if !strings.Contains(r.Message, "detector_test.go") || strings.Contains(r.Message, "position recorded in detailed runs") {
 			t.Fatalf("replay does not name the earlier access: %s", r.Message)
 		}
 	}

@@ -1,6 +1,6 @@
 package runtime
 
-// Vector clocks for the happens-before race detector (race_detect.go).
+// Vector clocks for the happens-before race detector (detector.go).
 // Goroutine ids are small and dense (creation order in the execution), so
 // a clock is a slice indexed by id; a missing entry is 0.
 

@@ -86,4 +86,4 @@ func dataPtr(x any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(
 func ptrOf[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }
 
 // The detector's hooks (raceRead, raceWrite, raceAcquire, raceRelease,
-// raceReleaseMerge) are in race_detect.go and race_hb.go.
+// raceReleaseMerge) are in detector.go and detector_edges.go.

@@ -11,7 +11,7 @@ import (
 
 // Under -race every function of the runtime must be //go:norace, or its
 // accesses to the state the goroutines share would be race reports
-// (race_on.go). Load and Store are the exception: the access they
+// (tsan_on.go). Load and Store are the exception: the access they
 // perform is the user's, which the race detector must see.
 func TestEveryFunctionIsNorace(t *testing.T) {
 	files, _ := filepath.Glob("*.go")

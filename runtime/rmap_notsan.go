@@ -4,7 +4,7 @@ package runtime
 
 // rmap is a map the runtime's goroutines share. Without -race it is a Go
 // map; under -race, a table Go's race detector does not see
-// (rmap_race.go).
+// (rmap_tsan.go).
 type rmap[K comparable, V any] struct{ m map[K]V }
 
 //go:norace

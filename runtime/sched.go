@@ -57,7 +57,7 @@ type settings struct {
 	// accessPoints makes shared-memory accesses (Load, Store, Read, Write)
 	// scheduling points; off, they only feed the race detector (memory.go).
 	accessPoints bool
-	// races is the race detector's mode (race_detect.go).
+	// races is the race detector's mode (detector.go).
 	races raceMode
 	// free are the controls of sources of nondeterminism turned off
 	// (inputs.go): those sources behave as in Go, for testing the
@@ -81,7 +81,7 @@ var defaultSettings = settings{
 
 // execution is one controlled run of a test function under one schedule.
 type execution struct {
-	mu    rtMutex // invisible to Go's race detector, as cur and progress (race_on.go)
+	mu    rtMutex // invisible to Go's race detector, as cur and progress (tsan_on.go)
 	set   settings
 	strat strategies.Strategy
 	t     *testing.T
