@@ -7,17 +7,21 @@ import (
 // The happens-before race detector: FastTrack (Flanagan and Freund, PLDI
 // 2009) over the accesses the rewriter instruments. Every goroutine of
 // the execution has a vector clock; every synchronization Go defines
-// (detector_edges.go) moves clocks between goroutines through the sync object;
-// every shared variable remembers the epoch of its last write and of its
-// last read (a full read clock only while reads are concurrent). An
-// access that is not ordered after a conflicting earlier one is a race.
+// (detector_edges.go) moves clocks between goroutines through the sync
+// object; memory is shadowed by 8-byte words, as ThreadSanitizer does,
+// and each word remembers, per byte mask and atomicity of the accesses
+// made to it, the epoch of the last write and of the last read (a full
+// read clock only while reads are concurrent). An access that is not
+// ordered after a conflicting earlier one on an overlapping byte is a
+// race; two atomic accesses never conflict, an atomic and a plain one do
+// (ThreadSanitizer's rule).
 //
-// The state lives on the execution and is dropped with it. Positions of
-// earlier accesses are recorded only in detailed executions (runtime.Callers
-// at every access would multiply the cost of an access several times): a
-// race found in a fast execution names the earlier access's goroutine, and
-// the detailed re-run of its schedule, which writes the trace, names its
-// position too.
+// The state lives on the execution and is dropped with it. Every access
+// carries its Site (the rewriter's: the expression and its position), so
+// a report names both accesses in the user's terms in every execution;
+// the stack of an earlier access costs runtime.Callers at every access
+// and is recorded only in detailed executions (the re-run of a buggy
+// schedule that writes its trace, and replays).
 
 // raceMode says what the detector does.
 type raceMode uint8
@@ -35,7 +39,8 @@ const (
 )
 
 // parseRaces maps wire.Config.Races to a mode and whether accesses are
-// scheduling points.
+// scheduling points. Empty is off: the command always says which
+// (`gosct test --races`, report by default).
 //
 //go:norace
 func parseRaces(s string) (raceMode, bool) {
@@ -48,6 +53,23 @@ func parseRaces(s string) (raceMode, bool) {
 	return racesOff, true
 }
 
+// Site is one access of the user's source, as the rewriter saw it: the
+// expression (`s.count`, `cache.items[k]`) and its position (file:line).
+// The rewriter emits one table of sites per file and passes a pointer
+// into it to every access hook, so an access costs one pointer, and a
+// race report names the variable as the user wrote it.
+type Site struct {
+	Expr string
+	Pos  string
+}
+
+// access kinds, for the detector.
+const (
+	accRead   uint8 = 0
+	accWrite  uint8 = 1
+	accAtomic uint8 = 2
+)
+
 // hbState is an execution's detector state.
 type hbState struct {
 	vcs   []vclock // by goroutine id
@@ -55,19 +77,48 @@ type hbState struct {
 	syncs rmap[unsafe.Pointer, vclock]
 	chans rmap[unsafe.Pointer, *chanHB]
 	// race is the first race found, reported when the execution ends
-	// (racesReport).
-	race *bug
+	// (racesReport); races are the distinct races found (by key), up to
+	// maxRaces, listed in its report.
+	race  *bug
+	races []raceRec
+	// pending is the address of an atomic compare-and-swap whose
+	// release waits for its outcome (ThenCAS).
+	pending unsafe.Pointer
 }
 
-// varState is FastTrack's shadow of one variable.
+// maxRaces bounds the races one execution lists.
+const maxRaces = 32
+
+// raceRec is one race of an execution, for its report.
+type raceRec struct {
+	key, line string
+}
+
+// varState is the shadow of one 8-byte word: its cells, usually one.
 type varState struct {
-	w, r epoch
+	c    cell
+	more []cell
+}
+
+// cell is FastTrack's shadow of the accesses of one byte mask and one
+// atomicity to a word.
+type cell struct {
+	mask   uint8
+	atomic bool
+	w, r   epoch
 	// rvc holds the clocks of concurrent reads (FastTrack's read-shared
 	// state), nil while reads are totally ordered.
-	rvc vclock
-	// pcs of the accesses of w, r and rvc's entries, in detailed mode.
-	wpc, rpc uintptr
-	rpcs     []uintptr
+	rvc          vclock
+	wsite, rsite *Site
+	rsites       []*Site
+	det          *cellDetail
+}
+
+// cellDetail is what a detailed execution records besides: the stacks of
+// the accesses.
+type cellDetail struct {
+	w, r []uintptr
+	rs   [][]uintptr
 }
 
 // vc returns g's clock, creating it for a goroutine the detector has not
@@ -113,107 +164,244 @@ func (e *execution) tick(g *goroutine) {
 //go:norace
 func (e *execution) hbOn() bool { return e.set.races != racesOff }
 
-// access checks a read or write by the token holder at p.
+// raceFoundAt is a race found by one access, before it is reported.
+type raceFoundAt struct {
+	prev      epoch
+	prevKind  uint8
+	prevSite  *Site
+	prevStack []uintptr
+}
+
+// access checks an access of kind by the token holder to size bytes at
+// p made at site s. A variable of size 0 has no bytes to race on (and
+// may share its address with others).
 //
 //go:norace
-func (e *execution) access(p unsafe.Pointer, write bool) {
-	if !e.hbOn() || p == nil {
+func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) {
+	if !e.hbOn() || p == nil || size == 0 {
 		return
 	}
 	me := e.cur.Load()
 	if me == nil {
 		return
 	}
-	var pc uintptr
+	var stk []uintptr
 	if e.set.detailed {
-		pc = accessPC()
+		stk = accessStack()
 	}
 	e.mu.Lock()
 	if e.over || e.aborting {
 		e.mu.Unlock()
 		return
 	}
-	h := &e.hb
-	x := h.vars.get(uintptr(p))
-	if x == nil {
-		x = &varState{}
-		h.vars.put(uintptr(p), x)
-	}
 	v := *e.vc(me)
 	now := mkEpoch(me.id, v.get(me.id))
-	var prev epoch
-	var prevPC uintptr
-	prevWrite := true
-	if write {
-		switch {
-		case x.w == now:
-			e.mu.Unlock()
-			return
-		case !x.w.before(v):
-			prev, prevPC = x.w, x.wpc
-		case x.rvc != nil:
-			for id, c := range x.rvc {
-				if c > v.get(id) {
-					prev, prevWrite = mkEpoch(id, c), false
-					if id < len(x.rpcs) {
-						prevPC = x.rpcs[id]
-					}
-					break
-				}
-			}
-		case !x.r.before(v):
-			prev, prevPC, prevWrite = x.r, x.rpc, false
+	var found raceFoundAt
+	start, end := uintptr(p), uintptr(p)+size
+	for w := start &^ 7; w < end; w += 8 {
+		lo, hi := uintptr(0), uintptr(8)
+		if start > w {
+			lo = start - w
 		}
-		x.w, x.wpc = now, pc
-		x.r, x.rpc, x.rvc, x.rpcs = 0, 0, nil, nil
-	} else {
-		if x.r == now {
-			e.mu.Unlock()
-			return
+		if end < w+8 {
+			hi = end - w
 		}
-		if !x.w.before(v) {
-			prev, prevPC = x.w, x.wpc
-		}
-		switch {
-		case x.rvc != nil:
-			x.rvc.set(me.id, now.clock())
-			x.setRPC(me.id, pc)
-		case x.r.before(v):
-			x.r, x.rpc = now, pc
-		default:
-			// Concurrent reads: keep both (FastTrack's read-shared).
-			x.rvc.set(x.r.id(), x.r.clock())
-			x.setRPC(x.r.id(), x.rpc)
-			x.rvc.set(me.id, now.clock())
-			x.setRPC(me.id, pc)
-			x.r, x.rpc = 0, 0
-		}
+		mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
+		e.accessWord(w, mask, kind, s, stk, v, now, &found)
 	}
-	if prev.clock() != 0 {
-		e.raceFound(me, p, write, prev, prevWrite, prevPC)
+	if found.prev.clock() != 0 {
+		e.raceFound(me, p, kind, s, found)
 		return
 	}
 	e.mu.Unlock()
 }
 
-//go:norace
-func (x *varState) setRPC(id int, pc uintptr) {
-	if pc == 0 && x.rpcs == nil {
-		return
-	}
-	for len(x.rpcs) <= id {
-		x.rpcs = append(x.rpcs, 0)
-	}
-	x.rpcs[id] = pc
-}
-
-// raceRead and raceWrite: an access of size bytes at p; size 0 means the
-// whole object p identifies (a map). Variables are identified by their
-// address: an access to a field and one to the whole struct at the same
-// address are one variable, a field at another offset is another.
+// accessWord is access on one word. Lock held.
 //
 //go:norace
-func (e *execution) raceRead(p unsafe.Pointer, size uintptr) { e.access(p, false) }
+func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found *raceFoundAt) {
+	h := &e.hb
+	x := h.vars.get(w)
+	if x == nil {
+		x = &varState{c: cell{mask: mask, atomic: kind&accAtomic != 0}}
+		h.vars.put(w, x)
+	}
+	atomic := kind&accAtomic != 0
+	// The common case: one cell, this access's mask and atomicity.
+	if x.more == nil && x.c.mask == mask && x.c.atomic == atomic {
+		c := &x.c
+		// FastTrack's fast path: the same access in the same epoch was
+		// checked already.
+		if kind&accWrite != 0 {
+			if c.w == now {
+				return
+			}
+		} else if c.r == now || c.rvc != nil && c.rvc.get(now.id()) == now.clock() {
+			return
+		}
+		c.check(kind, v, found)
+		c.update(kind, now, v, s, stk)
+		return
+	}
+	var mine *cell
+	all := append([]cell{x.c}, x.more...)
+	var out []cell
+	for i := range all {
+		c := &all[i]
+		if c.mask&mask == 0 {
+			out = append(out, *c)
+			continue
+		}
+		checked := !(atomic && c.atomic)
+		raced := false
+		if checked {
+			before := found.prev
+			c.check(kind, v, found)
+			raced = found.prev != before
+		}
+		if c.mask == mask && c.atomic == atomic {
+			out = append(out, *c)
+			continue
+		}
+		// A write that every access of a cell inside its mask happened
+		// before supersedes the cell: whatever is concurrent with the
+		// dropped accesses and comes later is concurrent with this one.
+		if kind&accWrite != 0 && checked && !raced && c.mask&^mask == 0 {
+			continue
+		}
+		out = append(out, *c)
+	}
+	for i := range out {
+		if out[i].mask == mask && out[i].atomic == atomic {
+			mine = &out[i]
+			break
+		}
+	}
+	if mine == nil {
+		out = append(out, cell{mask: mask, atomic: atomic})
+		mine = &out[len(out)-1]
+	}
+	mine.update(kind, now, v, s, stk)
+	x.c = out[0]
+	x.more = nil
+	if len(out) > 1 {
+		x.more = out[1:]
+	}
+}
+
+// check looks for an earlier access in c that conflicts with an access
+// of kind by the goroutine whose clock is v and that v does not order;
+// the first one found goes to found.
+//
+//go:norace
+func (c *cell) check(kind uint8, v vclock, found *raceFoundAt) {
+	if found.prev.clock() != 0 {
+		return
+	}
+	atomic := kind&accAtomic != 0
+	if atomic && c.atomic {
+		return
+	}
+	ck := accRead
+	if c.atomic {
+		ck |= accAtomic
+	}
+	if c.w.clock() != 0 && !c.w.before(v) {
+		*found = raceFoundAt{prev: c.w, prevKind: ck | accWrite, prevSite: c.wsite}
+		if c.det != nil {
+			found.prevStack = c.det.w
+		}
+		return
+	}
+	if kind&accWrite == 0 {
+		return
+	}
+	if c.rvc != nil {
+		for id, clk := range c.rvc {
+			if clk != 0 && clk > v.get(id) {
+				*found = raceFoundAt{prev: mkEpoch(id, clk), prevKind: ck}
+				if id < len(c.rsites) {
+					found.prevSite = c.rsites[id]
+				}
+				if c.det != nil && id < len(c.det.rs) {
+					found.prevStack = c.det.rs[id]
+				}
+				return
+			}
+		}
+		return
+	}
+	if c.r.clock() != 0 && !c.r.before(v) {
+		*found = raceFoundAt{prev: c.r, prevKind: ck, prevSite: c.rsite}
+		if c.det != nil {
+			found.prevStack = c.det.r
+		}
+	}
+}
+
+// update records an access of kind at epoch now in c.
+//
+//go:norace
+func (c *cell) update(kind uint8, now epoch, v vclock, s *Site, stk []uintptr) {
+	if stk != nil && c.det == nil {
+		c.det = &cellDetail{}
+	}
+	if kind&accWrite != 0 {
+		c.w, c.wsite = now, s
+		c.r, c.rsite, c.rvc, c.rsites = 0, nil, nil, nil
+		if c.det != nil {
+			c.det.w, c.det.r, c.det.rs = stk, nil, nil
+		}
+		return
+	}
+	id := now.id()
+	switch {
+	case c.rvc != nil:
+		c.rvc.set(id, now.clock())
+		c.setRead(id, s, stk)
+	case c.r.clock() == 0 || c.r.before(v):
+		c.r, c.rsite = now, s
+		if c.det != nil {
+			c.det.r = stk
+		}
+	default:
+		// Concurrent reads: keep both (FastTrack's read-shared).
+		old := c.r.id()
+		c.rvc.set(old, c.r.clock())
+		var ostk []uintptr
+		if c.det != nil {
+			ostk = c.det.r
+		}
+		c.setRead(old, c.rsite, ostk)
+		c.rvc.set(id, now.clock())
+		c.setRead(id, s, stk)
+		c.r, c.rsite = 0, nil
+	}
+}
 
 //go:norace
-func (e *execution) raceWrite(p unsafe.Pointer, size uintptr) { e.access(p, true) }
+func (c *cell) setRead(id int, s *Site, stk []uintptr) {
+	for len(c.rsites) <= id {
+		c.rsites = append(c.rsites, nil)
+	}
+	c.rsites[id] = s
+	if c.det != nil {
+		for len(c.det.rs) <= id {
+			c.det.rs = append(c.det.rs, nil)
+		}
+		c.det.rs[id] = stk
+	}
+}
+
+// raceRead and raceWrite: a plain access of size bytes at p made at site
+// s (nil: unknown).
+//
+//go:norace
+func (e *execution) raceRead(p unsafe.Pointer, size uintptr, s *Site) {
+	e.access(p, size, accRead, s)
+}
+
+//go:norace
+func (e *execution) raceWrite(p unsafe.Pointer, size uintptr, s *Site) {
+	e.access(p, size, accWrite, s)
+}

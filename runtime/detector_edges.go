@@ -49,6 +49,19 @@ func (e *execution) hbRelease(g *goroutine, p unsafe.Pointer) {
 	e.tick(g)
 }
 
+// hbReleaseStore: g's events so far, and only they, happen before every
+// later acquire on p (an atomic store: a later load observes this
+// store's value, not the earlier ones').
+//
+//go:norace
+func (e *execution) hbReleaseStore(g *goroutine, p unsafe.Pointer) {
+	if !e.hbOn() || g == nil {
+		return
+	}
+	e.hb.syncs.put(p, append(vclock(nil), *e.vc(g)...))
+	e.tick(g)
+}
+
 // raceAcquire, raceRelease and raceReleaseMerge: synchronization on the
 // object at p by the token holder, as Go's race annotations of package
 // sync name them (sync.go).
@@ -61,25 +74,6 @@ func (e *execution) raceRelease(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p)
 
 //go:norace
 func (e *execution) raceReleaseMerge(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p) }
-
-// raceAtomic is the detector's hook for an atomic operation on addr (a
-// variable, an atomic value, a sync.Map): atomics are sequentially
-// consistent, so each acquires and releases addr, and never races.
-//
-//go:norace
-func (e *execution) raceAtomic(addr any) {
-	if !e.hbOn() {
-		return
-	}
-	p := dataPtr(addr)
-	e.mu.Lock()
-	if !e.over {
-		g := e.cur.Load()
-		e.hbAcquire(g, p)
-		e.hbRelease(g, p)
-	}
-	e.mu.Unlock()
-}
 
 // hbFork: the go statement happens before the child's start.
 //

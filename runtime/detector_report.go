@@ -8,20 +8,29 @@ import (
 	"unsafe"
 )
 
-// raceFound handles a race between the token holder's access at p and
-// the earlier access prev. Lock held; released (in racesSync the calling
-// goroutine ends).
+// raceFound handles a race between the token holder's access of kind at
+// p (site s) and the earlier access f.prev. Lock held; released (in
+// racesSync the calling goroutine ends).
 //
 //go:norace
-func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev epoch, prevWrite bool, prevPC uintptr) {
-	if e.hb.race != nil && e.set.races == racesReport {
+func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, kind uint8, s *Site, f raceFoundAt) {
+	if e.set.races == racesReport && len(e.hb.races) >= maxRaces {
 		e.mu.Unlock()
-		return // one race per execution: the first
+		return
 	}
-	b := e.raceBug(me, p, write, prev, prevWrite, prevPC)
+	b := e.raceBug(me, p, kind, s, f)
 	if e.set.races == racesReport {
-		e.hb.race = b
-		tsanRelay(e.main) // the test goroutine reports it: see abortLocked
+		for _, r := range e.hb.races {
+			if r.key == b.key {
+				e.mu.Unlock()
+				return // listed already
+			}
+		}
+		e.hb.races = append(e.hb.races, raceRec{key: b.key, line: b.message})
+		if e.hb.race == nil {
+			e.hb.race = b
+			tsanRelay(e.main) // the test goroutine reports it: see abortLocked
+		}
 		e.mu.Unlock()
 		return
 	}
@@ -33,46 +42,116 @@ func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, write bool, prev 
 // raceBug describes a race: both accesses, their goroutines, the variable.
 //
 //go:norace
-func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, write bool, prev epoch, prevWrite bool, prevPC uintptr) *bug {
-	here := "?"
-	if pc := accessPC(); pc != 0 {
-		here = pcPos(pc)
+func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, kind uint8, s *Site, f raceFoundAt) *bug {
+	here, hereExpr := "?", ""
+	if s != nil {
+		here, hereExpr = s.Pos, s.Expr
+	}
+	if here == "" || here == "?" {
+		here = "?"
+		if pc := accessPC(); pc != 0 {
+			here = pcPos(pc)
+		}
 	}
 	stack := userStack(string(debug.Stack()))
 	var other *goroutine
-	if id := prev.id(); id < len(e.gs) {
+	if id := f.prev.id(); id < len(e.gs) {
 		other = e.gs[id]
 	}
-	otherName, otherCreated, otherState := "G"+itoa(prev.id()), "?", "?"
+	otherName, otherCreated, otherState := "G"+itoa(f.prev.id()), "?", "?"
 	if other != nil {
 		otherName, otherCreated, otherState = other.name(), other.creationSite(), other.state.String()
 	}
+	there, thereExpr := "", ""
+	if f.prevSite != nil {
+		there, thereExpr = f.prevSite.Pos, f.prevSite.Expr
+	}
+	otherStack := formatStack(f.prevStack)
+	if there == "" && len(f.prevStack) > 0 {
+		there = pcPos(f.prevStack[0])
+	}
 	otherPos := "(position recorded in detailed runs: see the trace's interleaving or gosct replay)"
-	otherStack := ""
-	if prevPC != 0 {
-		if f := runtime.FuncForPC(prevPC - 1); f != nil {
-			file, line := f.FileLine(prevPC - 1)
-			otherPos = "at " + shortPos(file, line)
-			otherStack = f.Name() + "(...)\n\t" + file + ":" + itoa(line) + "\n"
-		}
+	if there != "" {
+		otherPos = "at " + there
+	}
+	what := hereExpr
+	if what == "" {
+		what = thereExpr
+	}
+	if what == "" {
+		what = "0x" + hex(uintptr(p))
+	}
+	earlier := accessName(f.prevKind)
+	if thereExpr != "" && thereExpr != what {
+		earlier += " of " + thereExpr
 	}
 	b := &bug{kind: kindRace}
-	b.message = fmt.Sprintf("data race on %#x: %s by %s at %s, concurrent with an earlier %s by %s %s",
-		uintptr(p), accessName(write), me.name(), here, accessName(prevWrite), otherName, otherPos)
+	b.message = fmt.Sprintf("data race on %s: %s by %s at %s, concurrent with an earlier %s by %s %s",
+		what, accessName(kind), me.name(), here, earlier, otherName, otherPos)
 	b.gs = []gsnap{
-		{id: me.id, created: me.creationSite(), state: accessName(write) + " at " + here, stack: stack},
-		{id: prev.id(), created: otherCreated, state: otherState + ", earlier " + accessName(prevWrite) + " " + otherPos, stack: otherStack},
+		{id: me.id, created: me.creationSite(), state: accessName(kind) + " of " + what + " at " + here, stack: stack},
+		{id: f.prev.id(), created: otherCreated, state: otherState + ", earlier " + earlier + " " + otherPos, stack: otherStack},
 	}
-	b.key = kindRace + ":" + here + ":" + accessName(write) + "/" + accessName(prevWrite)
+	// The same two sites race whichever comes first in a schedule.
+	a, c := here, there
+	if c == "" {
+		c = "?"
+	}
+	if c < a {
+		a, c = c, a
+	}
+	b.key = kindRace + ":" + a + "," + c
 	return b
 }
 
+// formatStack renders the user frames of stk as a goroutine's stack in a
+// report.
+//
 //go:norace
-func accessName(write bool) string {
-	if write {
-		return "write"
+func formatStack(stk []uintptr) string {
+	if len(stk) == 0 {
+		return ""
 	}
-	return "read"
+	var b strings.Builder
+	frames := runtime.CallersFrames(stk)
+	for {
+		f, more := frames.Next()
+		if f.Function != "" && (!isRuntimeFrame(f.Function) || strings.HasSuffix(f.File, "_test.go")) {
+			b.WriteString(f.Function + "(...)\n\t" + f.File + ":" + itoa(f.Line) + "\n")
+		}
+		if !more {
+			break
+		}
+	}
+	return b.String()
+}
+
+//go:norace
+func hex(x uintptr) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = digits[x&15]
+		x >>= 4
+		if x == 0 {
+			break
+		}
+	}
+	return string(b[i:])
+}
+
+//go:norace
+func accessName(kind uint8) string {
+	s := "read"
+	if kind&accWrite != 0 {
+		s = "write"
+	}
+	if kind&accAtomic != 0 {
+		s = "atomic " + s
+	}
+	return s
 }
 
 // raceAtEnd makes the race recorded in racesReport the execution's bug,
@@ -88,6 +167,9 @@ func (e *execution) raceAtEnd() {
 		return
 	}
 	e.bug = e.hb.race
+	for _, r := range e.hb.races[1:] {
+		e.bug.more = append(e.bug.more, "race: "+r.line)
+	}
 	if e.t != nil && e.t.Failed() {
 		e.bug.message += "; the test then failed (its output is above)"
 	}
@@ -108,6 +190,29 @@ func accessPC() uintptr {
 		}
 		if !more {
 			return 0
+		}
+	}
+}
+
+// accessStack is the stack of the user code that made an access, up to
+// 16 frames from the first outside gosct's runtime (detailed executions).
+//
+//go:norace
+func accessStack() []uintptr {
+	var pcs [32]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for i := 0; ; i++ {
+		f, more := frames.Next()
+		if !isRuntimeFrame(f.Function) || strings.HasSuffix(f.File, "_test.go") {
+			out := make([]uintptr, 0, 16)
+			for j := i; j < n && len(out) < 16; j++ {
+				out = append(out, pcs[j])
+			}
+			return out
+		}
+		if !more {
+			return nil
 		}
 	}
 }

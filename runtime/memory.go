@@ -1,6 +1,9 @@
 package runtime
 
-import "unsafe"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // Shared memory. The rewriter turns every access to memory that another
 // goroutine may reach (package-level variables, captured locals, memory
@@ -22,25 +25,52 @@ import "unsafe"
 // (Then(Atomic(&x), atomic.AddInt32(&x, 1))).
 type Token struct{}
 
-// Load reads *p: the rewriting of a read of a shared variable.
+// Load reads *p: the rewriting of a read of a shared variable (LoadAt
+// with no site: the report names the access by its position only).
 func Load[T any](p *T) T {
 	if e, me := enter(); e != nil {
 		if e.set.accessPoints && !e.yield(me, opRead) {
 			return *p
 		}
-		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p))
+		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), nil)
 	}
 	return *p
 }
 
-// Store writes v to *p: the rewriting of x = v for a shared variable.
+// LoadAt reads *p: the rewriting of a read of a shared variable, made at
+// site s.
+func LoadAt[T any](p *T, s *Site) T {
+	if e, me := enter(); e != nil {
+		if e.set.accessPoints && !e.yield(me, opRead) {
+			return *p
+		}
+		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+	}
+	return *p
+}
+
+// Store writes v to *p: the rewriting of x = v for a shared variable
+// (StoreAt with no site).
 func Store[T any](p *T, v T) {
 	if e, me := enter(); e != nil {
 		if e.set.accessPoints && !e.yield(me, opWrite) {
 			*p = v
 			return
 		}
-		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p))
+		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), nil)
+	}
+	*p = v
+}
+
+// StoreAt writes v to *p: the rewriting of x = v for a shared variable,
+// made at site s.
+func StoreAt[T any](p *T, v T, s *Site) {
+	if e, me := enter(); e != nil {
+		if e.set.accessPoints && !e.yield(me, opWrite) {
+			*p = v
+			return
+		}
+		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
 	}
 	*p = v
 }
@@ -50,12 +80,20 @@ func Store[T any](p *T, v T) {
 // variable's address, or the map itself.
 //
 //go:norace
-func Read(addr any) Token {
+func Read(addr any) Token { return ReadAt(addr, nil) }
+
+// ReadAt is Read made at site s.
+//
+//go:norace
+func ReadAt(addr any, s *Site) Token {
 	if e, me := enter(); e != nil {
 		if e.set.accessPoints && !e.yield(me, opRead) {
 			return Token{}
 		}
-		e.raceRead(dataPtr(addr), 0)
+		if e.hbOn() {
+			p, size := addrSize(addr)
+			e.raceRead(p, size, s)
+		}
 	}
 	return Token{}
 }
@@ -64,14 +102,98 @@ func Read(addr any) Token {
 // turn into Store (a map assignment, a complex lvalue).
 //
 //go:norace
-func Write(addr any) Token {
+func Write(addr any) Token { return WriteAt(addr, nil) }
+
+// WriteAt is Write made at site s.
+//
+//go:norace
+func WriteAt(addr any, s *Site) Token {
 	if e, me := enter(); e != nil {
 		if e.set.accessPoints && !e.yield(me, opWrite) {
 			return Token{}
 		}
-		e.raceWrite(dataPtr(addr), 0)
+		if e.hbOn() {
+			p, size := addrSize(addr)
+			e.raceWrite(p, size, s)
+		}
 	}
 	return Token{}
+}
+
+// Shadow-only accesses: checked by the race detector, never scheduling
+// points. The rewriter uses them for the accesses that would add
+// scheduling points for little gain (docs/rewrite.md): variables of
+// channel and function types (a channel operation or a call right after
+// is a scheduling point anyway), the implicit write of a range loop's
+// variables at each iteration, and the implicit read of named results by
+// a return.
+
+// shadowExec is the execution an access is checked in, if the detector
+// runs: the cheap test first, so that with races off a shadow access
+// costs a load and a branch.
+//
+//go:norace
+func shadowExec() (*execution, bool) {
+	e := active.Load()
+	if e == nil || e.set.races == racesOff {
+		return nil, false
+	}
+	e2, me := enter()
+	return e2, me != nil && e2 != nil
+}
+
+// ShadowLoad reads *p, a race-checked read at site s that is not a
+// scheduling point.
+func ShadowLoad[T any](p *T, s *Site) T {
+	if e, ok := shadowExec(); ok {
+		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+	}
+	return *p
+}
+
+// ShadowStore writes v to *p, a race-checked write at site s that is not
+// a scheduling point.
+func ShadowStore[T any](p *T, v T, s *Site) {
+	if e, ok := shadowExec(); ok {
+		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+	}
+	*p = v
+}
+
+// ShadowRead tells the detector about a read of *p that the program
+// makes implicitly (a bare return reading its named results).
+//
+//go:norace
+func ShadowRead[T any](p *T, s *Site) {
+	if e, ok := shadowExec(); ok {
+		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+	}
+}
+
+// ShadowWrite tells the detector about a write of *p that the program
+// makes implicitly (a range loop assigning its variables).
+//
+//go:norace
+func ShadowWrite[T any](p *T, s *Site) {
+	if e, ok := shadowExec(); ok {
+		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+	}
+}
+
+// addrSize is the memory an access hook's addr names: a pointer's
+// target, or one byte at a map's (or channel's) header, which stands for
+// the whole map.
+//
+//go:norace
+func addrSize(addr any) (unsafe.Pointer, uintptr) {
+	p := dataPtr(addr)
+	if p == nil {
+		return nil, 0
+	}
+	if t := reflect.TypeOf(addr); t.Kind() == reflect.Pointer {
+		return p, t.Elem().Size()
+	}
+	return p, 1
 }
 
 // dataPtr is the pointer held by an interface holding a pointer, map or
