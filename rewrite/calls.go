@@ -341,7 +341,7 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 	switch name {
 	case "delete", "clear":
 		if m := r.mapBuiltinOperand(call); m != nil {
-			call.Args[0] = r.mapAccess(m, "Write")
+			call.Args[0] = r.mapAccess(m, "WriteAt")
 		}
 	case "close":
 		c.Replace(r.replaced(r.hook(call.Pos(), "Close", call.Args[0]), call))

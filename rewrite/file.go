@@ -49,6 +49,15 @@ type fileRewriter struct {
 
 	testingTType types.Type // *testing.T, once testingT looked it up
 	testingTDone bool
+
+	// Access sites (sites.go), and the source they are cut from.
+	sites     []siteKey
+	siteIndex map[siteKey]int
+	sitesName string
+	src       []byte
+	srcRead   bool
+	// funcs are the function types enclosing the node being visited.
+	funcs []*ast.FuncType
 }
 
 func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fileRewriter {
@@ -64,6 +73,7 @@ func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fil
 		importNames: map[string]string{},
 		added:       map[string]string{},
 		pkgNameUsed: map[string]bool{},
+		siteIndex:   map[siteKey]int{},
 	}
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
@@ -127,6 +137,9 @@ func (r *fileRewriter) freeName(base string) string {
 // rewrite runs the walk and fixes the imports; it returns the file.
 func (r *fileRewriter) rewrite() *ast.File {
 	astutil.Apply(r.file, r.pre, r.post)
+	if len(r.sites) > 0 {
+		r.file.Decls = append(r.file.Decls, r.sitesDecl())
+	}
 	if r.used {
 		r.fixImports()
 	}

@@ -183,13 +183,31 @@ func (r *fileRewriter) sharedMem(e ast.Expr) bool {
 	return false
 }
 
-// quietType reports types whose variables are not instrumented: channels,
-// functions, and the synchronization and test types, whose operations have
-// hooks of their own. Reading a channel variable before every send would
-// double the scheduling points for little gain.
-func quietType(t types.Type) bool {
+// untracked reports types whose variables are not instrumented at all:
+// the synchronization and test types (and pointers to them), whose
+// operations have hooks of their own and whose values are not copied
+// (go vet's copylocks).
+func untracked(t types.Type) bool {
 	if t == nil {
 		return true
+	}
+	switch namedPkg(t) {
+	case "sync", "testing":
+		return true
+	}
+	return false
+}
+
+// shadowOnly reports types whose variables are instrumented with
+// shadow-only accesses (race-checked, not scheduling points): channels,
+// functions, contexts and the sync/atomic types. A scheduling point
+// before every read of a channel variable would double those of its
+// operations for little gain; but `s.stopCh = make(chan struct{})`
+// racing with `<-s.stopCh`, or `r.onClose = f` with `r.onClose()`, are
+// races Go's detector reports.
+func shadowOnly(t types.Type) bool {
+	if t == nil {
+		return false
 	}
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
@@ -198,13 +216,23 @@ func quietType(t types.Type) bool {
 	case *types.Chan, *types.Signature:
 		return true
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-		switch n.Obj().Pkg().Path() {
-		case "sync", "sync/atomic", "testing", "context":
-			return true
-		}
+	switch namedPkg(t) {
+	case "context", "sync/atomic":
+		return true
 	}
 	return false
+}
+
+// namedPkg is the path of the package of t's name (through one pointer),
+// or "".
+func namedPkg(t types.Type) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path()
+	}
+	return ""
 }
 
 // sideEffectFree reports whether evaluating e twice is the same as once:

@@ -13,6 +13,14 @@ import (
 // visited; it returns false for subtrees that are never rewritten (types,
 // constants, imports).
 func (r *fileRewriter) pre(c *astutil.Cursor) bool {
+	if !r.preNode(c) {
+		return false
+	}
+	r.funcPush(c.Node())
+	return true
+}
+
+func (r *fileRewriter) preNode(c *astutil.Cursor) bool {
 	n := c.Node()
 	if e, ok := n.(ast.Expr); ok {
 		if tv, found := r.info.Types[e]; found && (tv.IsType() || tv.Value != nil) {
@@ -124,6 +132,13 @@ func (r *fileRewriter) markCommaOK(e ast.Expr) {
 
 // post rewrites a node whose children are rewritten already.
 func (r *fileRewriter) post(c *astutil.Cursor) bool {
+	n := c.Node()
+	r.postNode(c)
+	r.funcPop(n)
+	return true
+}
+
+func (r *fileRewriter) postNode(c *astutil.Cursor) {
 	switch n := c.Node().(type) {
 	case *ast.Ident:
 		if c.Name() != "Sel" {
@@ -175,8 +190,11 @@ func (r *fileRewriter) post(c *astutil.Cursor) bool {
 		r.postExprStmt(c, n)
 	case *ast.RangeStmt:
 		if !r.skip[n] {
+			r.rangeWrites(n)
 			r.postRange(c, n)
 		}
+	case *ast.ReturnStmt:
+		r.postReturn(c, n)
 	case *ast.SelectStmt:
 		if !r.skip[n] {
 			r.postSelect(c, n)
@@ -197,7 +215,6 @@ func (r *fileRewriter) post(c *astutil.Cursor) bool {
 	case *ast.FuncDecl:
 		r.postFunc(n)
 	}
-	return true
 }
 
 // read instruments a read of shared memory in a value context.
@@ -206,7 +223,7 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 		return
 	}
 	tv, ok := r.info.Types[e]
-	if !ok || !tv.IsValue() || tv.Value != nil || quietType(tv.Type) {
+	if !ok || !tv.IsValue() || tv.Value != nil || untracked(tv.Type) {
 		return
 	}
 	if id, ok := e.(*ast.Ident); ok {
@@ -217,22 +234,27 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 	if !r.sharedMem(e) {
 		return
 	}
+	shadow := shadowOnly(tv.Type)
+	load, read := "LoadAt", "ReadAt"
+	if shadow {
+		load, read = "ShadowLoad", "ShadowRead"
+	}
 	switch x := e.(type) {
 	case *ast.IndexExpr:
 		if _, isMap := r.typeOf(x.X).Underlying().(*types.Map); isMap {
 			if sideEffectFree(r.info, x.X) {
-				c.Replace(r.replaced(r.hook(x.Pos(), "Then", r.hook(x.Pos(), "Read", x.X), x), e))
+				c.Replace(r.replaced(r.hook(x.Pos(), "Then", r.hook(x.Pos(), read, x.X, r.site(x, x.Pos())), x), e))
 			}
 			return
 		}
 	case *ast.StarExpr:
-		c.Replace(r.replaced(r.hook(x.Pos(), "Load", x.X), e))
+		c.Replace(r.replaced(r.hook(x.Pos(), load, x.X, r.site(x, x.Pos())), e))
 		return
 	}
 	if !tv.Addressable() {
 		return
 	}
-	c.Replace(r.replaced(r.hook(e.Pos(), "Load", addr(e)), e))
+	c.Replace(r.replaced(r.hook(e.Pos(), load, addr(e), r.site(e, e.Pos())), e))
 }
 
 // write instruments the assignment lhs op= rhs (op is token.ASSIGN for
@@ -241,13 +263,19 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Token) ast.Stmt {
 	lhs = unparen(lhs)
 	tv, ok := r.info.Types[lhs]
-	if !ok || quietType(tv.Type) || !r.sharedMem(lhs) {
+	if !ok || untracked(tv.Type) || !r.sharedMem(lhs) {
 		return nil
 	}
+	shadow := shadowOnly(tv.Type)
+	store, wr := "StoreAt", "WriteAt"
+	if shadow {
+		store, wr = "ShadowStore", "ShadowWrite"
+	}
+	site := r.site(lhs, lhs.Pos())
 	if ix, ok := lhs.(*ast.IndexExpr); ok {
 		if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap {
 			if sideEffectFree(r.info, ix.X) && c.Index() >= 0 {
-				c.InsertBefore(exprStmt(r.hook(lhs.Pos(), "Write", ix.X)))
+				c.InsertBefore(exprStmt(r.hook(lhs.Pos(), wr, ix.X, site)))
 			}
 			return nil
 		}
@@ -258,16 +286,16 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 	if op == token.ASSIGN {
 		var call *ast.CallExpr
 		if rt := r.typeOf(rhs); rt != nil && !isUntyped(rt) && !types.Identical(rt, tv.Type) {
-			call = r.hookInst(lhs.Pos(), "Store", tv.Type, addr(lhs), rhs)
+			call = r.hookInst(lhs.Pos(), store, tv.Type, addr(lhs), rhs, site)
 			if call == nil {
 				return nil
 			}
 		} else {
-			call = r.hook(lhs.Pos(), "Store", addr(lhs), rhs)
+			call = r.hook(lhs.Pos(), store, addr(lhs), rhs, site)
 		}
 		return exprStmt(call)
 	}
-	if !sideEffectFree(r.info, lhs) {
+	if shadow || !sideEffectFree(r.info, lhs) {
 		return nil
 	}
 	// gc evaluates the calls of x op= f() before it loads x; Load is a
@@ -278,16 +306,16 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 		pre = &ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{rhs}}
 		rhs = v
 	}
-	old := r.hook(lhs.Pos(), "Load", addr(lhs))
+	old := r.hook(lhs.Pos(), "LoadAt", addr(lhs), site)
 	if _, isBin := rhs.(*ast.BinaryExpr); isBin {
 		rhs = &ast.ParenExpr{X: rhs}
 	}
 	val := &ast.BinaryExpr{X: old, Op: op, Y: rhs}
-	store := exprStmt(r.hook(lhs.Pos(), "Store", addr(lhs), val))
+	store2 := exprStmt(r.hook(lhs.Pos(), "StoreAt", addr(lhs), val, site))
 	if pre != nil {
-		return &ast.BlockStmt{List: []ast.Stmt{pre, store}}
+		return &ast.BlockStmt{List: []ast.Stmt{pre, store2}}
 	}
-	return store
+	return store2
 }
 
 // constShift reports a shift of a constant in e (1 << f()): an untyped
@@ -327,12 +355,21 @@ func (r *fileRewriter) instrumentedMapIndex(ix *ast.IndexExpr) bool {
 	return isMap && r.sharedMem(ix)
 }
 
+// mapReadHook is the hook of a read of map element ix: shadow-only for
+// elements of the types whose variables are.
+func (r *fileRewriter) mapReadHook(ix *ast.IndexExpr) string {
+	if t := r.typeOf(ix); t != nil && shadowOnly(t) {
+		return "ShadowRead"
+	}
+	return "ReadAt"
+}
+
 // commaOKRead is the comma-ok read m[k] with its Read on the map operand,
 // gosct.Then(gosct.Read(m), m)[k]: still an index expression, so it keeps
 // its two values where no statement can go before it (the init of an if
 // or switch, a var declaration).
 func (r *fileRewriter) commaOKRead(ix *ast.IndexExpr) *ast.IndexExpr {
-	m := r.hook(ix.Pos(), "Then", r.hook(ix.Pos(), "Read", ix.X), ix.X)
+	m := r.hook(ix.Pos(), "Then", r.hook(ix.Pos(), r.mapReadHook(ix), ix.X, r.site(ix, ix.Pos())), ix.X)
 	return &ast.IndexExpr{X: m, Lbrack: ix.Lbrack, Index: ix.Index, Rbrack: ix.Rbrack}
 }
 
@@ -348,7 +385,7 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 		// or on the map operand where there is no statement list.
 		if ix, ok := unparen(n.Rhs[0]).(*ast.IndexExpr); ok && r.instrumentedMapIndex(ix) {
 			if c.Index() >= 0 {
-				c.InsertBefore(exprStmt(r.hook(ix.Pos(), "Read", ix.X)))
+				c.InsertBefore(exprStmt(r.hook(ix.Pos(), r.mapReadHook(ix), ix.X, r.site(ix, ix.Pos()))))
 			} else {
 				n.Rhs[0] = r.commaOKRead(ix)
 			}
@@ -374,17 +411,21 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 	for _, l := range n.Lhs {
 		l = unparen(l)
 		tv, ok := r.info.Types[l]
-		if !ok || quietType(tv.Type) || !r.sharedMem(l) || !sideEffectFree(r.info, l) {
+		if !ok || untracked(tv.Type) || !r.sharedMem(l) || !sideEffectFree(r.info, l) {
 			continue
+		}
+		wr := "WriteAt"
+		if shadowOnly(tv.Type) {
+			wr = "ShadowWrite"
 		}
 		if ix, ok := l.(*ast.IndexExpr); ok {
 			if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap {
-				c.InsertBefore(exprStmt(r.hook(l.Pos(), "Write", ix.X)))
+				c.InsertBefore(exprStmt(r.hook(l.Pos(), wr, ix.X, r.site(l, l.Pos()))))
 				continue
 			}
 		}
 		if tv.Addressable() || isStar(l) {
-			c.InsertBefore(exprStmt(r.hook(l.Pos(), "Write", addr(l))))
+			c.InsertBefore(exprStmt(r.hook(l.Pos(), wr, addr(l), r.site(l, l.Pos()))))
 		}
 	}
 }

@@ -160,24 +160,32 @@ func ShadowStore[T any](p *T, v T, s *Site) {
 	*p = v
 }
 
-// ShadowRead tells the detector about a read of *p that the program
-// makes implicitly (a bare return reading its named results).
+// ShadowRead tells the detector about a read the program makes
+// implicitly (a bare return reading its named results) or that is not
+// worth a scheduling point (an element of a map of channels): addr is
+// the variable's address, or the map. It returns a Token so that it can
+// stand before an expression (Then).
 //
 //go:norace
-func ShadowRead[T any](p *T, s *Site) {
+func ShadowRead(addr any, s *Site) Token {
 	if e, ok := shadowExec(); ok {
-		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+		p, size := addrSize(addr)
+		e.raceRead(p, size, s)
 	}
+	return Token{}
 }
 
-// ShadowWrite tells the detector about a write of *p that the program
-// makes implicitly (a range loop assigning its variables).
+// ShadowWrite tells the detector about a write the program makes
+// implicitly (a range loop assigning its variables) or that is not worth
+// a scheduling point.
 //
 //go:norace
-func ShadowWrite[T any](p *T, s *Site) {
+func ShadowWrite(addr any, s *Site) Token {
 	if e, ok := shadowExec(); ok {
-		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+		p, size := addrSize(addr)
+		e.raceWrite(p, size, s)
 	}
+	return Token{}
 }
 
 // addrSize is the memory an access hook's addr names: a pointer's

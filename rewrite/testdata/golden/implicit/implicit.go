@@ -1,0 +1,58 @@
+// Implicit accesses and the types whose variables get shadow-only
+// accesses (race-checked, not scheduling points).
+package implicit
+
+import (
+	"context"
+	"sync/atomic"
+)
+
+type server struct {
+	stopCh  chan struct{}
+	onClose func()
+	ctx     context.Context
+	n       atomic.Int64
+	count   int
+}
+
+func (s *server) start() {
+	s.stopCh = make(chan struct{})
+	s.onClose = func() {}
+	go func() {
+		<-s.stopCh
+		s.onClose()
+	}()
+}
+
+// named results read by a bare return, written by a return with values,
+// where a closure shares them.
+func named() (err error, n int) {
+	done := make(chan bool)
+	go func() {
+		err = nil
+		n++
+		close(done)
+	}()
+	<-done
+	if n > 1 {
+		return nil, n
+	}
+	return
+}
+
+// a range's variables written by the loop where they are shared: with =
+// in any version.
+func assignRange(xs []int) int {
+	var v int
+	go func() { _ = v }()
+	for _, v = range xs {
+	}
+	return v
+}
+
+func atomics(p *int32, s *server) bool {
+	atomic.StoreInt32(p, 1)
+	s.n.Store(2)
+	_ = atomic.AddInt32(p, 1)
+	return atomic.CompareAndSwapInt32(p, 2, 3) && s.n.CompareAndSwap(2, 3)
+}
