@@ -351,6 +351,22 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 		if isChan(call.Args[0]) && !isSendOnly(r.typeOf(call.Args[0])) {
 			c.Replace(r.replaced(r.hook(call.Pos(), "Len", call.Args[0]), call))
 		}
+		// len(m) reads the map (Go's detector sees it): shadow-only.
+		if m := unparen(call.Args[0]); r.isMap(m) {
+			call.Args[0] = r.replaced(r.hook(m.Pos(), "ShadowMapRead", m, r.siteText(r.exprText(call), m.Pos())), m)
+		}
+	case "copy":
+		// copy writes dst's elements and reads src's: shadow-only
+		// accesses of the ranges, as Go's detector sees them.
+		if len(call.Args) == 2 && !call.Ellipsis.IsValid() {
+			hook := "Copy"
+			if t := r.typeOf(call.Args[1]); t != nil {
+				if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+					hook = "CopyString"
+				}
+			}
+			c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], call.Args[1], r.siteText("copy", call.Pos())), call))
+		}
 	case "make":
 		t := r.typeOf(call)
 		if t == nil || chanElem(t) == nil {
@@ -431,6 +447,7 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 		if !r.callee[se] {
 			r.methodValue(c, se, sel)
 		}
+		r.derefCopy(se, sel)
 	case types.MethodExpr:
 		// Called directly with the method's own receiver type, the call
 		// is rewritten by methodExprCall.

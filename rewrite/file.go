@@ -34,6 +34,7 @@ type fileRewriter struct {
 
 	sharedLocals map[*types.Var]bool
 	noRead       map[ast.Expr]bool // address contexts: not a read
+	shadowRead   map[ast.Expr]bool // reads on the way to another access: shadow-only
 	callee       map[ast.Expr]bool // the Fun of a call
 	skip         map[ast.Node]bool // rewritten by an enclosing node
 	tv           map[ast.Expr]types.TypeAndValue
@@ -64,6 +65,7 @@ func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fil
 	r := &fileRewriter{
 		fset: fset, pkg: p.Types, info: p.TypesInfo, file: f,
 		noRead:      map[ast.Expr]bool{},
+		shadowRead:  map[ast.Expr]bool{},
 		callee:      map[ast.Expr]bool{},
 		skip:        map[ast.Node]bool{},
 		tv:          map[ast.Expr]types.TypeAndValue{},

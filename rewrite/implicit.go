@@ -127,3 +127,210 @@ func (r *fileRewriter) innermostScope(pos token.Pos) *types.Scope {
 	}
 	return fs.Innermost(pos)
 }
+
+// recvIsRead reports whether calling the method sel on x reads x's value
+// (not only its address): x is an interface, or a pointer (the pointer
+// variable is read; a value receiver also copies what it points to), or
+// the method has a value receiver. The receivers of the methods gosct
+// hooks (sync, atomics, testing) are left alone: their hooks take them.
+func (r *fileRewriter) recvIsRead(sel *types.Selection, x ast.Expr) bool {
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok || isAtomicKind(fn) || methodHooks[methodKey(fn)] != "" || reportsThroughT[methodKey(fn)] || isCleanupIface(fn) {
+		return false
+	}
+	if fn.Pkg() != nil && (fn.Pkg().Path() == "testing" || fn.Pkg().Path() == "sync") {
+		return false
+	}
+	xt := r.typeOf(x)
+	if xt == nil || untracked(xt) {
+		return false
+	}
+	if types.IsInterface(xt) || isPointer(xt) {
+		return true
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	return recv != nil && !isPointer(recv.Type()) && len(sel.Index()) == 1
+}
+
+// localSliceElem reports an element of a slice that no shared variable
+// holds (a parameter, a local): its backing array may still be shared,
+// so its accesses are shadow-only (race-checked, not scheduling points:
+// every loop over a slice would otherwise be a string of them).
+func (r *fileRewriter) localSliceElem(e ast.Expr) bool {
+	ix, ok := unparen(e).(*ast.IndexExpr)
+	if !ok {
+		return false
+	}
+	t := r.typeOf(ix.X)
+	if t == nil {
+		return false
+	}
+	_, isSlice := t.Underlying().(*types.Slice)
+	return isSlice
+}
+
+// derefCopy makes the copy that a value-receiver method called through
+// a pointer makes of what it points to (p.get() with func (T) get) a
+// shadow-only read: p becomes gosct.ShadowDeref(p, site).
+func (r *fileRewriter) derefCopy(se *ast.SelectorExpr, sel *types.Selection) {
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok || !r.shadowRead[unparen(se.X)] && !isPointer(r.typeOf(se.X)) {
+		return
+	}
+	xt := r.typeOf(se.X)
+	recv := fn.Type().(*types.Signature).Recv()
+	if xt == nil || !isPointer(xt) || recv == nil || isPointer(recv.Type()) || types.IsInterface(recv.Type()) || len(sel.Index()) != 1 {
+		return
+	}
+	if !r.recvIsRead(sel, se.X) {
+		return
+	}
+	se.X = r.replaced(r.hook(se.X.Pos(), "ShadowDeref", se.X, r.siteText("*"+r.exprText(se.X), se.X.Pos())), se.X)
+}
+
+// rangeReads makes the element read of a range over a slice a
+// shadow-only read at each iteration, `gosct.ShadowRead(&xs[i], site)`,
+// where the loop has a value variable and xs is a variable the loop does
+// not assign (a blank or missing key becomes gosct_i).
+func (r *fileRewriter) rangeReads(n *ast.RangeStmt) {
+	if n.Value == nil || n.Body == nil || n.Tok != token.DEFINE {
+		return
+	}
+	if id, ok := n.Value.(*ast.Ident); ok && id.Name == "_" {
+		return
+	}
+	xs, ok := unparen(n.X).(*ast.Ident)
+	if !ok {
+		return
+	}
+	obj, _ := r.info.Uses[xs].(*types.Var)
+	if obj == nil {
+		return
+	}
+	if _, isSlice := obj.Type().Underlying().(*types.Slice); !isSlice {
+		return
+	}
+	if assigns(r.info, n.Body, obj) {
+		return
+	}
+	key, ok := n.Key.(*ast.Ident)
+	if !ok || key == nil {
+		return
+	}
+	if key.Name == "_" {
+		key = ident("gosct_i")
+		n.Key = key
+	}
+	elem := &ast.IndexExpr{X: ident(xs.Name), Index: ident(key.Name)}
+	read := exprStmt(r.hook(n.Value.Pos(), "ShadowRead", &ast.UnaryExpr{Op: token.AND, X: elem}, r.siteText(xs.Name+"["+key.Name+"]", n.Value.Pos())))
+	n.Body.List = append([]ast.Stmt{read}, n.Body.List...)
+}
+
+// assigns reports whether body assigns v (or takes its address).
+func assigns(info *types.Info, body ast.Node, v *types.Var) bool {
+	found := false
+	is := func(e ast.Expr) bool {
+		id, ok := unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == v
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if is(l) {
+					found = true
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				found = true
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// loopVarCopies: from go1.22, each iteration of a three-clause loop has
+// its own variables, copied from the previous iteration's before the post
+// statement; that copy reads them, racing with a goroutine that writes
+// one it captured. A shadow-only read of each shared loop variable goes
+// at the end of the body and before each continue of the loop.
+func (r *fileRewriter) loopVarCopies(c *astutil.Cursor, n *ast.ForStmt) {
+	if r.oldLoopVars || n.Body == nil || n.Post == nil {
+		return
+	}
+	init, ok := n.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE {
+		return
+	}
+	var vars []*ast.Ident
+	for _, l := range init.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if v, _ := r.info.Defs[id].(*types.Var); v != nil && r.sharedLocals[v] && !untracked(v.Type()) {
+			vars = append(vars, id)
+		}
+	}
+	if len(vars) == 0 {
+		return
+	}
+	label := ""
+	if l, ok := c.Parent().(*ast.LabeledStmt); ok {
+		label = l.Label.Name
+	}
+	reads := func() []ast.Stmt {
+		var out []ast.Stmt
+		for _, id := range vars {
+			out = append(out, exprStmt(r.hook(n.For, "ShadowRead", addr(ident(id.Name)), r.siteText(id.Name, n.For))))
+		}
+		return out
+	}
+	// A continue of this loop: unlabeled outside nested loops, or with
+	// the loop's label; the variables must not be shadowed there.
+	visible := func(pos token.Pos) bool {
+		sc := r.innermostScope(pos)
+		if sc == nil {
+			return false
+		}
+		for _, id := range vars {
+			if _, obj := sc.LookupParent(id.Name, pos); obj != r.info.Defs[id] {
+				return false
+			}
+		}
+		return true
+	}
+	depth := 0
+	astutil.Apply(n.Body, func(c *astutil.Cursor) bool {
+		switch x := c.Node().(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			depth++
+		case *ast.BranchStmt:
+			ours := x.Label == nil && depth == 0 || x.Label != nil && x.Label.Name == label
+			if x.Tok == token.CONTINUE && ours && c.Index() >= 0 && visible(x.Pos()) {
+				for _, s := range reads() {
+					c.InsertBefore(s)
+				}
+			}
+		}
+		return true
+	}, func(c *astutil.Cursor) bool {
+		switch c.Node().(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			depth--
+		}
+		return true
+	})
+	if !visible(n.Body.Rbrace) {
+		return
+	}
+	n.Body.List = append(n.Body.List, reads()...)
+}

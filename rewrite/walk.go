@@ -68,15 +68,25 @@ func (r *fileRewriter) preNode(c *astutil.Cursor) bool {
 	case *ast.SelectorExpr:
 		// The base of a field selection is part of the accessed location
 		// (instrumented at the selector); a method's receiver is passed
-		// to the method, whose own accesses are instrumented.
-		if _, ok := r.info.Selections[n]; ok {
+		// to the method, whose own accesses are instrumented, but where
+		// the call reads the receiver's value (an interface, a pointer,
+		// a value receiver's copy) that read is a shadow-only access.
+		if sel, ok := r.info.Selections[n]; ok {
 			r.noRead[unparen(n.X)] = true
+			if sel.Kind() == types.MethodVal && r.recvIsRead(sel, n.X) {
+				delete(r.noRead, unparen(n.X))
+				r.shadowRead[unparen(n.X)] = true
+			}
 		}
 	case *ast.IndexExpr:
 		if t := r.typeOf(n.X); t != nil {
 			switch t.Underlying().(type) {
-			case *types.Array, *types.Slice, *types.Map, *types.Pointer:
+			case *types.Array, *types.Map, *types.Pointer:
 				r.noRead[unparen(n.X)] = true
+			case *types.Slice:
+				// The element is the accessed location; the slice's
+				// header is read on the way: shadow-only.
+				r.shadowRead[unparen(n.X)] = true
 			}
 		}
 	case *ast.SliceExpr:
@@ -191,8 +201,11 @@ func (r *fileRewriter) postNode(c *astutil.Cursor) {
 	case *ast.RangeStmt:
 		if !r.skip[n] {
 			r.rangeWrites(n)
+			r.rangeReads(n)
 			r.postRange(c, n)
 		}
+	case *ast.ForStmt:
+		r.loopVarCopies(c, n)
 	case *ast.ReturnStmt:
 		r.postReturn(c, n)
 	case *ast.SelectStmt:
@@ -231,10 +244,13 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 			return
 		}
 	}
+	shadow := shadowOnly(tv.Type) || r.shadowRead[e]
 	if !r.sharedMem(e) {
-		return
+		if !r.localSliceElem(e) {
+			return
+		}
+		shadow = true
 	}
-	shadow := shadowOnly(tv.Type)
 	load, read := "LoadAt", "ReadAt"
 	if shadow {
 		load, read = "ShadowLoad", "ShadowRead"
@@ -263,10 +279,16 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Token) ast.Stmt {
 	lhs = unparen(lhs)
 	tv, ok := r.info.Types[lhs]
-	if !ok || untracked(tv.Type) || !r.sharedMem(lhs) {
+	if !ok || untracked(tv.Type) {
 		return nil
 	}
 	shadow := shadowOnly(tv.Type)
+	if !r.sharedMem(lhs) {
+		if !r.localSliceElem(lhs) {
+			return nil
+		}
+		shadow = true
+	}
 	store, wr := "StoreAt", "WriteAt"
 	if shadow {
 		store, wr = "ShadowStore", "ShadowWrite"
@@ -295,8 +317,12 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 		}
 		return exprStmt(call)
 	}
-	if shadow || !sideEffectFree(r.info, lhs) {
+	if shadowOnly(tv.Type) || !sideEffectFree(r.info, lhs) {
 		return nil
+	}
+	load := "LoadAt"
+	if shadow {
+		load = "ShadowLoad"
 	}
 	// gc evaluates the calls of x op= f() before it loads x; Load is a
 	// call, evaluated left to right, so f() goes first into a temporary.
@@ -306,12 +332,12 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 		pre = &ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{rhs}}
 		rhs = v
 	}
-	old := r.hook(lhs.Pos(), "LoadAt", addr(lhs), site)
+	old := r.hook(lhs.Pos(), load, addr(lhs), site)
 	if _, isBin := rhs.(*ast.BinaryExpr); isBin {
 		rhs = &ast.ParenExpr{X: rhs}
 	}
 	val := &ast.BinaryExpr{X: old, Op: op, Y: rhs}
-	store2 := exprStmt(r.hook(lhs.Pos(), "StoreAt", addr(lhs), val, site))
+	store2 := exprStmt(r.hook(lhs.Pos(), store, addr(lhs), val, site))
 	if pre != nil {
 		return &ast.BlockStmt{List: []ast.Stmt{pre, store2}}
 	}
@@ -411,11 +437,17 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 	for _, l := range n.Lhs {
 		l = unparen(l)
 		tv, ok := r.info.Types[l]
-		if !ok || untracked(tv.Type) || !r.sharedMem(l) || !sideEffectFree(r.info, l) {
+		if !ok || untracked(tv.Type) || !sideEffectFree(r.info, l) {
 			continue
 		}
 		wr := "WriteAt"
 		if shadowOnly(tv.Type) {
+			wr = "ShadowWrite"
+		}
+		if !r.sharedMem(l) {
+			if !r.localSliceElem(l) {
+				continue
+			}
 			wr = "ShadowWrite"
 		}
 		if ix, ok := l.(*ast.IndexExpr); ok {

@@ -163,7 +163,16 @@ func accessName(kind uint8) string {
 //
 //go:norace
 func (e *execution) raceAtEnd() {
-	if e.bug != nil || e.hb.race == nil {
+	if e.hb.race == nil {
+		return
+	}
+	if e.bug != nil {
+		// Reported with the deeper bug, which it may have caused.
+		if e.bug != e.hb.race {
+			for _, r := range e.hb.races {
+				e.bug.more = append(e.bug.more, "race: "+r.line)
+			}
+		}
 		return
 	}
 	e.bug = e.hb.race

@@ -188,6 +188,58 @@ func ShadowWrite(addr any, s *Site) Token {
 	return Token{}
 }
 
+// ShadowMapRead returns the map m after a shadow-only read of it (len(m)).
+//
+//go:norace
+func ShadowMapRead[M any](m M, s *Site) M {
+	if e, ok := shadowExec(); ok {
+		p, size := addrSize(any(m))
+		e.raceRead(p, size, s)
+	}
+	return m
+}
+
+// ShadowDeref returns p, after a shadow-only read of *p: the copy a
+// value-receiver method called through a pointer makes (p.get()).
+//
+//go:norace
+func ShadowDeref[T any](p *T, s *Site) *T {
+	if p != nil {
+		if e, ok := shadowExec(); ok {
+			e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+		}
+	}
+	return p
+}
+
+// Copy is copy(dst, src), with shadow-only accesses of the ranges it
+// writes and reads.
+//
+//go:norace
+func Copy[E any](dst, src []E, s *Site) int {
+	if n := min(len(dst), len(src)); n > 0 {
+		if e, ok := shadowExec(); ok {
+			size := uintptr(n) * unsafe.Sizeof(dst[0])
+			e.raceRead(unsafe.Pointer(unsafe.SliceData(src)), size, s)
+			e.raceWrite(unsafe.Pointer(unsafe.SliceData(dst)), size, s)
+		}
+	}
+	return copy(dst, src)
+}
+
+// CopyString is copy(dst, src) from a string (whose bytes never change):
+// a shadow-only write of the range of dst it writes.
+//
+//go:norace
+func CopyString(dst []byte, src string, s *Site) int {
+	if n := min(len(dst), len(src)); n > 0 {
+		if e, ok := shadowExec(); ok {
+			e.raceWrite(unsafe.Pointer(unsafe.SliceData(dst)), uintptr(n), s)
+		}
+	}
+	return copy(dst, src)
+}
+
 // addrSize is the memory an access hook's addr names: a pointer's
 // target, or one byte at a map's (or channel's) header, which stands for
 // the whole map.

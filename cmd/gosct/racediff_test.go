@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The differential check against Go's race detector (docs/races.md):
+// gosct runs each test of a module under one schedule (depth-first
+// search's first) with -race and with its own detector in the same
+// process, so both watch the same interleaving. Every race that Go's
+// detector (ThreadSanitizer) reports, gosct must report on that schedule,
+// naming the same two source lines.
+
+// racePair is the two lines of a race, file:line each (base name), in
+// order.
+type racePair [2]string
+
+func newRacePair(a, b string) racePair {
+	if b < a {
+		a, b = b, a
+	}
+	return racePair{a, b}
+}
+
+func (p racePair) String() string { return p[0] + " / " + p[1] }
+
+// raceDiffRun is what both detectors reported, per test.
+type raceDiffRun struct {
+	tsan, gosct map[string]map[racePair]bool
+	// tsanText is the reports of Go's detector, per test, for messages.
+	tsanText map[string][]string
+	out      string
+}
+
+var (
+	runLine   = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+(\S+?)/schedule_(\d+)(_replay)?\s*$`)
+	topRun    = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+(\S+)\s*$`)
+	tsanHead  = regexp.MustCompile(`^(?:Previous )?(?:[Aa]tomic )?(?:[Rr]ead|[Ww]rite) at 0x[0-9a-f]+ by`)
+	tsanFunc  = regexp.MustCompile(`^\s+(\S+)\(\)$`)
+	tsanFrame = regexp.MustCompile(`^\s+(\S+\.(?:go|s)):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	gosctAt   = regexp.MustCompile(`\bat (\S+\.go:\d+)`)
+)
+
+// raceDiff runs gosct over pkgs of the module at dir and collects both
+// detectors' races on each test's first schedule.
+func raceDiff(t *testing.T, dir string, pkgs ...string) raceDiffRun {
+	t.Helper()
+	args := append([]string{"test", "-v", "--json", "--strategy", "dfs", "--schedules", "1", "--races", "report",
+		"--budget", "20s", "--trace-dir", t.TempDir()}, pkgs...)
+	args = append(args, "--", "-race")
+	r := runGosct(t, dir, args...)
+	if r.code != exitOK && r.code != exitBug {
+		t.Fatalf("gosct: %s", r)
+	}
+	res := raceDiffRun{tsan: map[string]map[racePair]bool{}, gosct: map[string]map[racePair]bool{}, tsanText: map[string][]string{}, out: r.stderr}
+	add := func(m map[string]map[racePair]bool, test string, p racePair) {
+		if m[test] == nil {
+			m[test] = map[racePair]bool{}
+		}
+		m[test][p] = true
+	}
+
+	// Go's detector: its reports in the test binaries' output, each
+	// attributed to the schedule whose subtest was running.
+	goroot := filepath.ToSlash(runtime.GOROOT())
+	cur := ""
+	var block []string
+	in := false
+	sc := bufio.NewScanner(strings.NewReader(r.stderr))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := runLine.FindStringSubmatch(line); m != nil {
+			cur = ""
+			if m[2] == "1" && m[3] == "" {
+				cur = m[1]
+			}
+			continue
+		}
+		if topRun.MatchString(line) {
+			cur = ""
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "WARNING: DATA RACE"):
+			in, block = true, nil
+		case in && strings.HasPrefix(line, "=================="):
+			in = false
+			if cur == "" {
+				continue
+			}
+			if p, ok := tsanPair(block, goroot); ok {
+				add(res.tsan, cur, p)
+			}
+			res.tsanText[cur] = append(res.tsanText[cur], strings.Join(block, "\n"))
+		case in:
+			block = append(block, line)
+		}
+	}
+
+	// gosct's: the races of each test's first schedule, in its bug
+	// report (the first race, and the others of the schedule).
+	for _, line := range strings.Split(r.stdout, "\n") {
+		var ev struct {
+			Event, Test, Report string
+			Schedule            int
+		}
+		if json.Unmarshal([]byte(line), &ev) != nil || ev.Event != "bug" || ev.Schedule != 1 {
+			continue
+		}
+		for _, l := range strings.Split(ev.Report, "\n") {
+			l = strings.TrimSpace(l)
+			if !strings.HasPrefix(l, "gosct: race: ") && !strings.HasPrefix(l, "race: ") {
+				continue
+			}
+			ms := gosctAt.FindAllStringSubmatch(l, -1)
+			if len(ms) == 2 {
+				add(res.gosct, ev.Test, newRacePair(ms[0][1], ms[1][1]))
+			}
+		}
+	}
+	return res
+}
+
+// tsanPair is the user's lines of the two accesses of a report of Go's
+// detector: the first frame of each stack that is neither gosct's
+// runtime nor Go's.
+//
+// The stack of an atomic operation starts with sync/atomic's function
+// twice, and its caller's frame is lost (the pc Go's race runtime passes
+// is its caller's caller): such an access's line is "*", which any line
+// matches.
+func tsanPair(block []string, goroot string) (racePair, bool) {
+	var lines []string
+	for i := 0; i < len(block) && len(lines) < 2; i++ {
+		if !tsanHead.MatchString(block[i]) {
+			continue
+		}
+		first := ""
+		for j := i + 1; j < len(block) && first == ""; j++ {
+			if m := tsanFunc.FindStringSubmatch(block[j]); m != nil {
+				first = m[1]
+			}
+		}
+		if strings.HasPrefix(first, "sync/atomic.") {
+			lines = append(lines, "*")
+			continue
+		}
+		// An access Go's runtime reports (a channel send or close, a
+		// copy) with the caller's pc: when the caller is gosct's hook,
+		// the user's frame above it is lost too.
+		goTop, line := false, ""
+		for j := i + 1; j < len(block) && !tsanHead.MatchString(block[j]) && !strings.HasPrefix(block[j], "Goroutine "); j++ {
+			m := tsanFrame.FindStringSubmatch(block[j])
+			if m == nil {
+				continue
+			}
+			file := filepath.ToSlash(m[1])
+			if strings.HasPrefix(file, goroot+"/") {
+				goTop = goTop || line == ""
+				continue
+			}
+			if strings.Contains(file, "/gosct/runtime/") || isUnpackedRuntime(file) {
+				if goTop {
+					line = "*"
+					break
+				}
+				continue
+			}
+			line = filepath.Base(file) + ":" + m[2]
+			break
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) != 2 {
+		return racePair{}, false
+	}
+	return newRacePair(lines[0], lines[1]), true
+}
+
+// isUnpackedRuntime reports a file of the runtime as gosct unpacks it
+// (CacheDir/runtime-<hash>/).
+func isUnpackedRuntime(file string) bool {
+	i := strings.Index(file, "/runtime-")
+	return i >= 0 && strings.Contains(file[i+1:], "/runtime/")
+}
+
+// matches reports whether race p of Go's detector is race q of gosct's:
+// the same lines, "*" (an atomic access) matching any.
+func (p racePair) matches(q racePair) bool {
+	eq := func(a, b string) bool { return a == "*" || b == "*" || a == b }
+	return eq(p[0], q[0]) && eq(p[1], q[1]) || eq(p[0], q[1]) && eq(p[1], q[0])
+}
+
+func anyMatch(p racePair, set map[racePair]bool) bool {
+	for q := range set {
+		if p.matches(q) {
+			return true
+		}
+	}
+	return false
+}
+
+// missed is, per test, the races Go's detector reported and gosct did not.
+func (r raceDiffRun) missed() map[string][]racePair {
+	out := map[string][]racePair{}
+	for test, ps := range r.tsan {
+		for p := range ps {
+			if !anyMatch(p, r.gosct[test]) {
+				out[test] = append(out[test], p)
+			}
+		}
+	}
+	return out
+}
+
+// extra is, per test, the races gosct reported and Go's detector did not.
+func (r raceDiffRun) extra() map[string][]racePair {
+	out := map[string][]racePair{}
+	for test, ps := range r.gosct {
+		for p := range ps {
+			if !anyMatch(p, r.tsan[test]) {
+				out[test] = append(out[test], p)
+			}
+		}
+	}
+	return out
+}
+
+func sortedTests[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func needRace(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds test binaries with -race")
+	}
+	if os.Getenv("CGO_ENABLED") == "0" {
+		t.Skip("-race needs cgo")
+	}
+}
+
+// knownTSanOnly are the races of the fixtures that Go's detector reports
+// and gosct does not, each with the reason (docs/races.md lists them).
+var knownTSanOnly = map[string]string{}
+
+// knownGosctOnly are the races of the fixtures that gosct reports and Go's
+// detector does not, with the reason.
+var knownGosctOnly = map[string]string{}
+
+// TestRaceDiffPatterns runs the race-pattern fixtures
+// (testdata/racediff): gosct must report every race Go's detector reports,
+// and (these being small programs whose races both see) nothing else.
+func TestRaceDiffPatterns(t *testing.T) {
+	needRace(t)
+	dir, err := filepath.Abs(filepath.Join("testdata", "racediff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := raceDiff(t, dir, "./...")
+	if len(r.tsan) < 40 {
+		t.Errorf("Go's detector reported races in %d tests, want 40 or more:\n%s", len(r.tsan), r.out)
+	}
+	missed, extra := r.missed(), r.extra()
+	for _, test := range sortedTests(missed) {
+		if _, ok := knownTSanOnly[test]; ok {
+			continue
+		}
+		t.Errorf("%s: Go's detector reports %v, gosct reports %v", test, missed[test], keys(r.gosct[test]))
+		if testing.Verbose() {
+			t.Logf("%s", strings.Join(r.tsanText[test], "\n---\n"))
+		}
+	}
+	for _, test := range sortedTests(extra) {
+		if _, ok := knownGosctOnly[test]; ok {
+			continue
+		}
+		t.Errorf("%s: gosct reports %v, Go's detector does not (it reports %v)", test, extra[test], keys(r.tsan[test]))
+	}
+	for test, why := range knownTSanOnly {
+		if len(missed[test]) == 0 {
+			t.Errorf("%s is listed as a race only Go's detector reports (%s), and gosct reports it now: update the list and docs/races.md", test, why)
+		}
+	}
+	for test, why := range knownGosctOnly {
+		if len(extra[test]) == 0 {
+			t.Errorf("%s is listed as a race only gosct reports (%s), and it is not now: update the list and docs/races.md", test, why)
+		}
+	}
+}
+
+func keys(m map[racePair]bool) []racePair {
+	var out []racePair
+	for p := range m {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
