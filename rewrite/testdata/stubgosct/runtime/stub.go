@@ -172,3 +172,8 @@ func WithTimeoutCause(ctx context.Context, d time.Duration, cause error) (contex
 func WithDeadlineCause(ctx context.Context, t time.Time, cause error) (context.Context, context.CancelFunc) {
 	return context.WithDeadlineCause(ctx, t, cause)
 }
+
+func ShadowMapRead[M any](m M, s *Site) M            { return m }
+func ShadowDeref[T any](p *T, s *Site) *T            { return p }
+func Copy[E any](dst, src []E, s *Site) int          { return copy(dst, src) }
+func CopyString(dst []byte, src string, s *Site) int { return copy(dst, src) }
