@@ -97,10 +97,11 @@ func raceDiff(t *testing.T, dir string, pkgs ...string) raceDiffRun {
 			if cur == "" {
 				continue
 			}
+			key := tsanPkg(block, dir, goroot) + " " + cur
 			if p, ok := tsanPair(block, goroot); ok {
-				add(res.tsan, cur, p)
+				add(res.tsan, key, p)
 			}
-			res.tsanText[cur] = append(res.tsanText[cur], strings.Join(block, "\n"))
+			res.tsanText[key] = append(res.tsanText[key], strings.Join(block, "\n"))
 		case in:
 			block = append(block, line)
 		}
@@ -108,10 +109,11 @@ func raceDiff(t *testing.T, dir string, pkgs ...string) raceDiffRun {
 
 	// gosct's: the races of each test's first schedule, in its bug
 	// report (the first race, and the others of the schedule).
+	modPath := modulePathOf(t, dir)
 	for _, line := range strings.Split(r.stdout, "\n") {
 		var ev struct {
-			Event, Test, Report string
-			Schedule            int
+			Event, Package, Test, Report string
+			Schedule                     int
 		}
 		if json.Unmarshal([]byte(line), &ev) != nil || ev.Event != "bug" || ev.Schedule != 1 {
 			continue
@@ -123,7 +125,11 @@ func raceDiff(t *testing.T, dir string, pkgs ...string) raceDiffRun {
 			}
 			ms := gosctAt.FindAllStringSubmatch(l, -1)
 			if len(ms) == 2 {
-				add(res.gosct, ev.Test, newRacePair(ms[0][1], ms[1][1]))
+				rel := strings.TrimPrefix(strings.TrimPrefix(ev.Package, modPath), "/")
+				if rel == "" {
+					rel = "."
+				}
+				add(res.gosct, rel+" "+ev.Test, newRacePair(ms[0][1], ms[1][1]))
 			}
 		}
 	}
@@ -186,6 +192,41 @@ func tsanPair(block []string, goroot string) (racePair, bool) {
 		return racePair{}, false
 	}
 	return newRacePair(lines[0], lines[1]), true
+}
+
+// tsanPkg is the directory, relative to the module's, of the first
+// frame of a report of Go's detector in the module: the package whose
+// test it is.
+func tsanPkg(block []string, dir, goroot string) string {
+	for _, l := range block {
+		m := tsanFrame.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		file := filepath.ToSlash(m[1])
+		if strings.HasPrefix(file, filepath.ToSlash(dir)+"/") {
+			rel, err := filepath.Rel(dir, filepath.Dir(m[1]))
+			if err == nil {
+				return filepath.ToSlash(rel)
+			}
+		}
+	}
+	return "?"
+}
+
+// modulePathOf is the module path in dir/go.mod.
+func modulePathOf(t *testing.T, dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && f[0] == "module" {
+			return f[1]
+		}
+	}
+	t.Fatalf("no module line in %s/go.mod", dir)
+	return ""
 }
 
 // isUnpackedRuntime reports a file of the runtime as gosct unpacks it
@@ -312,4 +353,50 @@ func keys(m map[racePair]bool) []racePair {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
+}
+
+// knownCorpusTSanOnly are the races in testprogs and the rewriter's
+// testdata that Go's detector reports on a test's first schedule and
+// gosct does not, by test (package/Test), with the reason.
+var knownCorpusTSanOnly = map[string]string{}
+
+// TestRaceDiffCorpus is the differential check over every program of
+// testprogs and the rewriter's testdata modules that have tests: gosct
+// must report every race Go's detector reports on the same schedule. It
+// builds a few hundred test binaries with -race: .ci/racediff runs it
+// (GOSCT_RACEDIFF=corpus), `go test ./...` does not.
+func TestRaceDiffCorpus(t *testing.T) {
+	needRace(t)
+	if os.Getenv("GOSCT_RACEDIFF") != "corpus" {
+		t.Skip("set GOSCT_RACEDIFF=corpus (.ci/racediff) to run it")
+	}
+	mods := []struct{ dir, pkgs string }{
+		{"../../testprogs", "./..."},
+		{"../../rewrite/testdata/passthru", "./..."},
+		{"../../rewrite/testdata/oldloops", "./..."},
+		{"../../rewrite/testdata/gaps", "./..."},
+		{"../../rewrite/testdata/old116", "./..."},
+	}
+	tests, races := 0, 0
+	for _, m := range mods {
+		dir, err := filepath.Abs(m.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			r := raceDiff(t, dir, m.pkgs)
+			missed := r.missed()
+			for _, test := range sortedTests(missed) {
+				if _, ok := knownCorpusTSanOnly[test]; ok {
+					continue
+				}
+				t.Errorf("%s: Go's detector reports %v, gosct reports %v\n%s", test, missed[test], keys(r.gosct[test]), strings.Join(r.tsanText[test], "\n---\n"))
+			}
+			for _, ps := range r.tsan {
+				tests++
+				races += len(ps)
+			}
+		})
+	}
+	t.Logf("Go's detector reported %d races in %d tests; gosct reported each", races, tests)
 }
