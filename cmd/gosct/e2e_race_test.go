@@ -91,3 +91,12 @@ func TestE2EGoRaceDetectorNoFalseRaces(t *testing.T) {
 		t.Fatalf("the fixture's tests did not run:\n%s", r)
 	}
 }
+
+// gosct's own detector (on by default) reports no race on the same
+// synchronized programs.
+func TestE2EDetectorNoFalseRaces(t *testing.T) {
+	r := runGosct(t, raceFixture(t), "test", "--strategy", "random", "--seed", "1", "--schedules", "50", "--trace-dir", t.TempDir(), "./synced")
+	if r.code != exitOK {
+		t.Fatalf("want no race for synchronized programs:\n%s", r)
+	}
+}
