@@ -72,7 +72,7 @@ func (r *fileRewriter) isAtomicCall(call *ast.CallExpr) bool {
 // statement before it. a is the address operated on (nil if computing it
 // twice could differ).
 func (r *fileRewriter) atomic(c *astutil.Cursor, call *ast.CallExpr, a ast.Expr) {
-	if a == nil || !sideEffectFree(r.info, a) {
+	if a == nil || !r.sideEffectFree(a) {
 		a = ast.NewIdent("nil")
 	}
 	pos := call.Pos()

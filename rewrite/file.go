@@ -38,6 +38,7 @@ type fileRewriter struct {
 	callee       map[ast.Expr]bool // the Fun of a call
 	skip         map[ast.Node]bool // rewritten by an enclosing node
 	tv           map[ast.Expr]types.TypeAndValue
+	orig         map[ast.Expr]ast.Expr // a node that replaced one -> the original
 	hooks        map[*ast.CallExpr]bool
 	atomicPre    map[*ast.CallExpr]*ast.CallExpr // atomic call -> its scheduling point, put before its statement
 	labelInside  map[*ast.BlockStmt]int          // generated block -> index of the statement a label belongs to
@@ -69,6 +70,7 @@ func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fil
 		callee:      map[ast.Expr]bool{},
 		skip:        map[ast.Node]bool{},
 		tv:          map[ast.Expr]types.TypeAndValue{},
+		orig:        map[ast.Expr]ast.Expr{},
 		hooks:       map[*ast.CallExpr]bool{},
 		atomicPre:   map[*ast.CallExpr]*ast.CallExpr{},
 		labelInside: map[*ast.BlockStmt]int{},
@@ -178,6 +180,10 @@ func (r *fileRewriter) replaced(n, old ast.Expr) ast.Expr {
 	if tv, ok := r.tvOf(old); ok {
 		r.tv[n] = tv
 	}
+	if o, ok := r.orig[old]; ok {
+		old = o
+	}
+	r.orig[n] = old
 	return n
 }
 

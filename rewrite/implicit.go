@@ -69,7 +69,7 @@ func (r *fileRewriter) rangeWrites(n *ast.RangeStmt) {
 			continue
 		}
 		tv, ok := r.info.Types[x]
-		if !ok || untracked(tv.Type) || !r.sharedMem(x) || !sideEffectFree(r.info, x) {
+		if !ok || untracked(tv.Type) || !r.sharedMem(x) || !r.sideEffectFree(x) {
 			continue
 		}
 		if ix, ok := x.(*ast.IndexExpr); ok && r.isMap(ix.X) {
@@ -152,21 +152,38 @@ func (r *fileRewriter) recvIsRead(sel *types.Selection, x ast.Expr) bool {
 	return recv != nil && !isPointer(recv.Type()) && len(sel.Index()) == 1
 }
 
-// localSliceElem reports an element of a slice that no shared variable
-// holds (a parameter, a local): its backing array may still be shared,
-// so its accesses are shadow-only (race-checked, not scheduling points:
-// every loop over a slice would otherwise be a string of them).
+// localSliceElem reports memory in an element of a slice that no shared
+// variable holds (a parameter, a local): xs[i], or a field or array
+// element of it (xs[i].n, xs[i].a[j]). Its backing array may still be
+// shared, so its accesses are shadow-only (race-checked, not scheduling
+// points: every loop over a slice would otherwise be a string of them).
+// The caller has found that e is not shared memory otherwise.
 func (r *fileRewriter) localSliceElem(e ast.Expr) bool {
-	ix, ok := unparen(e).(*ast.IndexExpr)
-	if !ok {
-		return false
+	for {
+		switch x := unparen(e).(type) {
+		case *ast.IndexExpr:
+			t := r.typeOf(x.X)
+			if t == nil {
+				return false
+			}
+			switch t.Underlying().(type) {
+			case *types.Slice:
+				return true
+			case *types.Array:
+				e = x.X
+				continue
+			}
+			return false
+		case *ast.SelectorExpr:
+			sel, ok := r.info.Selections[x]
+			if !ok || sel.Kind() != types.FieldVal || sel.Indirect() {
+				return false
+			}
+			e = x.X
+		default:
+			return false
+		}
 	}
-	t := r.typeOf(ix.X)
-	if t == nil {
-		return false
-	}
-	_, isSlice := t.Underlying().(*types.Slice)
-	return isSlice
 }
 
 // derefCopy makes the copy that a value-receiver method called through

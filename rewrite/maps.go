@@ -132,7 +132,7 @@ func (r *fileRewriter) mapBuiltinOperand(call *ast.CallExpr) ast.Expr {
 		return nil
 	}
 	m := unparen(call.Args[0])
-	if !r.isMap(m) || !sideEffectFree(r.info, m) {
+	if !r.isMap(m) || !r.sideEffectFree(m) {
 		return nil
 	}
 	return m
@@ -141,7 +141,7 @@ func (r *fileRewriter) mapBuiltinOperand(call *ast.CallExpr) ast.Expr {
 // mapAccess is gosct.Then(gosct.hook(m, site), m) for hook ReadAt or
 // WriteAt.
 func (r *fileRewriter) mapAccess(m ast.Expr, hook string) ast.Expr {
-	if !sideEffectFree(r.info, m) {
+	if !r.sideEffectFree(m) {
 		return m
 	}
 	return r.replaced(r.hook(m.Pos(), "Then", r.hook(m.Pos(), hook, m, r.site(m, m.Pos())), m), m)

@@ -57,7 +57,9 @@ func (r *fileRewriter) preNode(c *astutil.Cursor) bool {
 		r.noRead[unparen(n.X)] = true
 	case *ast.RangeStmt:
 		if r.isMap(n.X) {
-			r.noRead[unparen(n.X)] = true // the range reads the map: see postRange
+			// The range reads the map (see postRange), and the map
+			// variable on the way: shadow-only.
+			r.shadowRead[unparen(n.X)] = true
 		}
 		if n.Key != nil {
 			r.noRead[unparen(n.Key)] = true
@@ -71,9 +73,13 @@ func (r *fileRewriter) preNode(c *astutil.Cursor) bool {
 		// to the method, whose own accesses are instrumented, but where
 		// the call reads the receiver's value (an interface, a pointer,
 		// a value receiver's copy) that read is a shadow-only access.
+		// A field reached through a pointer reads the pointer on the
+		// way (p.f reads p): a shadow-only access, as the slice header
+		// of an element below.
 		if sel, ok := r.info.Selections[n]; ok {
 			r.noRead[unparen(n.X)] = true
-			if sel.Kind() == types.MethodVal && r.recvIsRead(sel, n.X) {
+			if sel.Kind() == types.MethodVal && r.recvIsRead(sel, n.X) ||
+				sel.Kind() == types.FieldVal && isPointer(r.typeOf(n.X)) {
 				delete(r.noRead, unparen(n.X))
 				r.shadowRead[unparen(n.X)] = true
 			}
@@ -81,11 +87,12 @@ func (r *fileRewriter) preNode(c *astutil.Cursor) bool {
 	case *ast.IndexExpr:
 		if t := r.typeOf(n.X); t != nil {
 			switch t.Underlying().(type) {
-			case *types.Array, *types.Map, *types.Pointer:
+			case *types.Array:
 				r.noRead[unparen(n.X)] = true
-			case *types.Slice:
+			case *types.Slice, *types.Map, *types.Pointer:
 				// The element is the accessed location; the slice's
-				// header is read on the way: shadow-only.
+				// header, the map variable, the pointer to the array
+				// are read on the way: shadow-only.
 				r.shadowRead[unparen(n.X)] = true
 			}
 		}
@@ -96,11 +103,14 @@ func (r *fileRewriter) preNode(c *astutil.Cursor) bool {
 			}
 		}
 	case *ast.StarExpr:
-		r.noRead[unparen(n.X)] = true
+		// *p reads p on the way: shadow-only.
+		r.shadowRead[unparen(n.X)] = true
 	case *ast.CallExpr:
 		r.callee[unparen(n.Fun)] = true
 		if m := r.mapBuiltinOperand(n); m != nil {
-			r.noRead[m] = true // the map operand gets a Write of its own
+			// The map gets a Write of its own; the map variable is
+			// read on the way: shadow-only.
+			r.shadowRead[m] = true
 		}
 	case *ast.LabeledStmt:
 		// The rewriting of a select or range loop is a block; break and
@@ -258,7 +268,7 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 	switch x := e.(type) {
 	case *ast.IndexExpr:
 		if _, isMap := r.typeOf(x.X).Underlying().(*types.Map); isMap {
-			if sideEffectFree(r.info, x.X) {
+			if r.sideEffectFree(x.X) {
 				c.Replace(r.replaced(r.hook(x.Pos(), "Then", r.hook(x.Pos(), read, x.X, r.site(x, x.Pos())), x), e))
 			}
 			return
@@ -296,7 +306,7 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 	site := r.site(lhs, lhs.Pos())
 	if ix, ok := lhs.(*ast.IndexExpr); ok {
 		if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap {
-			if sideEffectFree(r.info, ix.X) && c.Index() >= 0 {
+			if r.sideEffectFree(ix.X) && c.Index() >= 0 {
 				c.InsertBefore(exprStmt(r.hook(lhs.Pos(), wr, ix.X, site)))
 			}
 			return nil
@@ -317,7 +327,7 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 		}
 		return exprStmt(call)
 	}
-	if shadowOnly(tv.Type) || !sideEffectFree(r.info, lhs) {
+	if shadowOnly(tv.Type) || !r.sideEffectFree(lhs) {
 		return nil
 	}
 	load := "LoadAt"
@@ -327,7 +337,7 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 	// gc evaluates the calls of x op= f() before it loads x; Load is a
 	// call, evaluated left to right, so f() goes first into a temporary.
 	var pre ast.Stmt
-	if !sideEffectFree(r.info, rhs) && !r.constShift(rhs) && c.Index() >= 0 {
+	if !r.sideEffectFree(rhs) && !r.constShift(rhs) && c.Index() >= 0 {
 		v := ident("gosct_v")
 		pre = &ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{rhs}}
 		rhs = v
@@ -370,7 +380,7 @@ func isUntyped(t types.Type) bool {
 // instrumentedMapIndex reports m[k] on a map whose reads are instrumented
 // (m evaluated twice is the same map).
 func (r *fileRewriter) instrumentedMapIndex(ix *ast.IndexExpr) bool {
-	if !sideEffectFree(r.info, ix.X) {
+	if !r.sideEffectFree(ix.X) {
 		return false
 	}
 	t := r.typeOf(ix.X)
@@ -437,7 +447,7 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 	for _, l := range n.Lhs {
 		l = unparen(l)
 		tv, ok := r.info.Types[l]
-		if !ok || untracked(tv.Type) || !sideEffectFree(r.info, l) {
+		if !ok || untracked(tv.Type) || !r.sideEffectFree(l) {
 			continue
 		}
 		wr := "WriteAt"

@@ -172,6 +172,30 @@ type raceFoundAt struct {
 	prevStack []uintptr
 }
 
+// raceFinds are the races one access found: one per earlier access it
+// conflicts with (a copy of a struct races with the writes of two of its
+// fields, as two races: Go's detector reports one per word), up to a few.
+type raceFinds struct {
+	n int
+	f [4]raceFoundAt
+}
+
+// add records f unless it names an earlier access recorded already.
+//
+//go:norace
+func (fs *raceFinds) add(f raceFoundAt) {
+	for i := 0; i < fs.n; i++ {
+		g := &fs.f[i]
+		if f.prevSite != nil && g.prevSite == f.prevSite || f.prevSite == nil && g.prevSite == nil && g.prev == f.prev {
+			return
+		}
+	}
+	if fs.n < len(fs.f) {
+		fs.f[fs.n] = f
+		fs.n++
+	}
+}
+
 // access checks an access of kind by the token holder to size bytes at
 // p made at site s. A variable of size 0 has no bytes to race on (and
 // may share its address with others).
@@ -196,7 +220,7 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 	}
 	v := *e.vc(me)
 	now := mkEpoch(me.id, v.get(me.id))
-	var found raceFoundAt
+	var found raceFinds
 	start, end := uintptr(p), uintptr(p)+size
 	for w := start &^ 7; w < end; w += 8 {
 		lo, hi := uintptr(0), uintptr(8)
@@ -209,8 +233,8 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 		mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
 		e.accessWord(w, mask, kind, s, stk, v, now, &found)
 	}
-	if found.prev.clock() != 0 {
-		e.raceFound(me, p, kind, s, found)
+	if found.n > 0 {
+		e.racesFound(me, p, kind, s, &found)
 		return
 	}
 	e.mu.Unlock()
@@ -219,7 +243,7 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 // accessWord is access on one word. Lock held.
 //
 //go:norace
-func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found *raceFoundAt) {
+func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found *raceFinds) {
 	h := &e.hb
 	x := h.vars.get(w)
 	if x == nil {
@@ -239,12 +263,20 @@ func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintp
 		} else if c.r == now || c.rvc != nil && c.rvc.get(now.id()) == now.clock() {
 			return
 		}
-		c.check(kind, v, found)
+		if f, ok := c.check(kind, v); ok {
+			found.add(f)
+		}
 		c.update(kind, now, v, s, stk)
 		return
 	}
 	var mine *cell
-	all := append([]cell{x.c}, x.more...)
+	// No append(s, t...): under -race its slicecopy reports to Go's
+	// detector (detector_vclock.go, grow).
+	all := make([]cell, 1, 1+len(x.more))
+	all[0] = x.c
+	for _, c := range x.more {
+		all = append(all, c)
+	}
 	var out []cell
 	for i := range all {
 		c := &all[i]
@@ -255,9 +287,10 @@ func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintp
 		checked := !(atomic && c.atomic)
 		raced := false
 		if checked {
-			before := found.prev
-			c.check(kind, v, found)
-			raced = found.prev != before
+			var f raceFoundAt
+			if f, raced = c.check(kind, v); raced {
+				found.add(f)
+			}
 		}
 		if c.mask == mask && c.atomic == atomic {
 			out = append(out, *c)
@@ -290,14 +323,11 @@ func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintp
 }
 
 // check looks for an earlier access in c that conflicts with an access
-// of kind by the goroutine whose clock is v and that v does not order;
-// the first one found goes to found.
+// of kind by the goroutine whose clock is v and that v does not order,
+// and returns the first one found.
 //
 //go:norace
-func (c *cell) check(kind uint8, v vclock, found *raceFoundAt) {
-	if found.prev.clock() != 0 {
-		return
-	}
+func (c *cell) check(kind uint8, v vclock) (found raceFoundAt, raced bool) {
 	atomic := kind&accAtomic != 0
 	if atomic && c.atomic {
 		return
@@ -307,11 +337,11 @@ func (c *cell) check(kind uint8, v vclock, found *raceFoundAt) {
 		ck |= accAtomic
 	}
 	if c.w.clock() != 0 && !c.w.before(v) {
-		*found = raceFoundAt{prev: c.w, prevKind: ck | accWrite, prevSite: c.wsite}
+		found = raceFoundAt{prev: c.w, prevKind: ck | accWrite, prevSite: c.wsite}
 		if c.det != nil {
 			found.prevStack = c.det.w
 		}
-		return
+		return found, true
 	}
 	if kind&accWrite == 0 {
 		return
@@ -319,24 +349,26 @@ func (c *cell) check(kind uint8, v vclock, found *raceFoundAt) {
 	if c.rvc != nil {
 		for id, clk := range c.rvc {
 			if clk != 0 && clk > v.get(id) {
-				*found = raceFoundAt{prev: mkEpoch(id, clk), prevKind: ck}
+				found = raceFoundAt{prev: mkEpoch(id, clk), prevKind: ck}
 				if id < len(c.rsites) {
 					found.prevSite = c.rsites[id]
 				}
 				if c.det != nil && id < len(c.det.rs) {
 					found.prevStack = c.det.rs[id]
 				}
-				return
+				return found, true
 			}
 		}
 		return
 	}
 	if c.r.clock() != 0 && !c.r.before(v) {
-		*found = raceFoundAt{prev: c.r, prevKind: ck, prevSite: c.rsite}
+		found = raceFoundAt{prev: c.r, prevKind: ck, prevSite: c.rsite}
 		if c.det != nil {
 			found.prevStack = c.det.r
 		}
+		return found, true
 	}
+	return
 }
 
 // update records an access of kind at epoch now in c.

@@ -58,7 +58,7 @@ func (e *execution) hbReleaseStore(g *goroutine, p unsafe.Pointer) {
 	if !e.hbOn() || g == nil {
 		return
 	}
-	e.hb.syncs.put(p, append(vclock(nil), *e.vc(g)...))
+	e.hb.syncs.put(p, e.vc(g).clone())
 	e.tick(g)
 }
 

@@ -8,35 +8,39 @@ import (
 	"unsafe"
 )
 
-// raceFound handles a race between the token holder's access of kind at
-// p (site s) and the earlier access f.prev. Lock held; released (in
-// racesSync the calling goroutine ends).
+// racesFound handles the races between the token holder's access of
+// kind at p (site s) and the earlier accesses fs. Lock held; released (in
+// racesSync the calling goroutine ends at the first).
 //
 //go:norace
-func (e *execution) raceFound(me *goroutine, p unsafe.Pointer, kind uint8, s *Site, f raceFoundAt) {
-	if e.set.races == racesReport && len(e.hb.races) >= maxRaces {
+func (e *execution) racesFound(me *goroutine, p unsafe.Pointer, kind uint8, s *Site, fs *raceFinds) {
+	if e.set.races != racesReport {
+		e.abortLocked(me, e.raceBug(me, p, kind, s, fs.f[0]))
 		e.mu.Unlock()
+		e.die(me)
 		return
 	}
-	b := e.raceBug(me, p, kind, s, f)
-	if e.set.races == racesReport {
-		for _, r := range e.hb.races {
-			if r.key == b.key {
-				e.mu.Unlock()
-				return // listed already
-			}
-		}
-		e.hb.races = append(e.hb.races, raceRec{key: b.key, line: b.message})
-		if e.hb.race == nil {
-			e.hb.race = b
-			tsanRelay(e.main) // the test goroutine reports it: see abortLocked
-		}
-		e.mu.Unlock()
-		return
+	for i := 0; i < fs.n && len(e.hb.races) < maxRaces; i++ {
+		e.raceRecord(e.raceBug(me, p, kind, s, fs.f[i]))
 	}
-	e.abortLocked(me, b)
 	e.mu.Unlock()
-	e.die(me)
+}
+
+// raceRecord lists race b in the execution's report, unless it is listed
+// already; the first is the bug. Lock held.
+//
+//go:norace
+func (e *execution) raceRecord(b *bug) {
+	for _, r := range e.hb.races {
+		if r.key == b.key {
+			return
+		}
+	}
+	e.hb.races = append(e.hb.races, raceRec{key: b.key, line: b.message})
+	if e.hb.race == nil {
+		e.hb.race = b
+		tsanRelay(e.main) // the test goroutine reports it: see abortLocked
+	}
 }
 
 // raceBug describes a race: both accesses, their goroutines, the variable.
