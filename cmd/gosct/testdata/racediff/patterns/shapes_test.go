@@ -273,3 +273,16 @@ func TestMutexOnOneSideOnly(t *testing.T) {
 		_ = n
 	})
 }
+
+// One access racing with two earlier ones, on two words: two races, as
+// Go's detector reports them.
+func TestStructCopyVsTwoFieldWrites(t *testing.T) {
+	p := &pair{}
+	race(func() {
+		p.a = 1
+		p.b = 2
+	}, func() {
+		c := *p
+		_ = c
+	})
+}
