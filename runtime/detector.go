@@ -72,8 +72,28 @@ const (
 
 // hbState is an execution's detector state.
 type hbState struct {
-	vcs   []vclock // by goroutine id
-	vars  rmap[uintptr, *varState]
+	vcs  []vclock // by goroutine id
+	vars rmap[uintptr, *varState]
+	// recent caches the last varState looked up at each of a few
+	// slots (by word address): a program touches a few words again and
+	// again, and a map lookup costs more than the rest of an access.
+	recent [64]struct {
+		w uintptr
+		x *varState
+	}
+	// slab is where new varStates come from, a few at a time (slabSize,
+	// doubling); slabs are all the slabs made, and free those kept from
+	// an earlier execution (detector_reuse.go).
+	slab     []varState
+	slabSize int
+	slabs    [][]varState
+	free     [][]varState
+	// clocks are emptied clocks kept from an earlier execution, for new
+	// goroutines and sync objects.
+	clocks []vclock
+	// spare is the emptied hbSpare this state came from, reused to keep
+	// it again.
+	spare *hbSpare
 	syncs rmap[unsafe.Pointer, vclock]
 	chans rmap[unsafe.Pointer, *chanHB]
 	// race is the first race found, reported when the execution ends
@@ -135,6 +155,7 @@ func (e *execution) vc(g *goroutine) *vclock {
 	}
 	v := &h.vcs[g.id]
 	if *v == nil {
+		*v = h.newClock()
 		switch {
 		case !g.adopted:
 			// A goroutine of the execution gets its parent's clock from
@@ -174,14 +195,23 @@ type raceFoundAt struct {
 
 // raceFinds are the races one access found: one per earlier access it
 // conflicts with (a copy of a struct races with the writes of two of its
-// fields, as two races: Go's detector reports one per word), up to a few.
+// fields, as two races), up to a few. Made when an access finds its first.
 type raceFinds struct {
 	n int
 	f [4]raceFoundAt
 }
 
-// add records f unless it names an earlier access recorded already.
+// add records f in *fs (made if nil) unless it names an earlier access
+// recorded already.
 //
+//go:norace
+func addRace(fs **raceFinds, f raceFoundAt) {
+	if *fs == nil {
+		*fs = &raceFinds{}
+	}
+	(*fs).add(f)
+}
+
 //go:norace
 func (fs *raceFinds) add(f raceFoundAt) {
 	for i := 0; i < fs.n; i++ {
@@ -220,8 +250,21 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 	}
 	v := *e.vc(me)
 	now := mkEpoch(me.id, v.get(me.id))
-	var found raceFinds
 	start, end := uintptr(p), uintptr(p)+size
+	if w := start &^ 7; end <= w+8 {
+		// FastTrack's fast path, inline: one word, seen recently, one
+		// cell, and this access made in this epoch already.
+		slot := &e.hb.recent[(w>>3)&uintptr(len(e.hb.recent)-1)]
+		if x := slot.x; slot.w == w && x != nil && x.more == nil && x.c.atomic == (kind&accAtomic != 0) &&
+			x.c.mask == uint8(uint16(1)<<(end-w)-1)&^uint8(uint16(1)<<(start-w)-1) {
+			c := &x.c
+			if kind&accWrite != 0 && c.w == now || kind&accWrite == 0 && c.r == now {
+				e.mu.Unlock()
+				return
+			}
+		}
+	}
+	var found *raceFinds
 	for w := start &^ 7; w < end; w += 8 {
 		lo, hi := uintptr(0), uintptr(8)
 		if start > w {
@@ -233,24 +276,41 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 		mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
 		e.accessWord(w, mask, kind, s, stk, v, now, &found)
 	}
-	if found.n > 0 {
-		e.racesFound(me, p, kind, s, &found)
+	if found != nil {
+		e.racesFound(me, p, kind, s, found)
 		return
 	}
 	e.mu.Unlock()
 }
 
+// word is the shadow of the word at w, made if new. Lock held.
+//
+//go:norace
+func (h *hbState) word(w uintptr, mask uint8, atomic bool) *varState {
+	slot := &h.recent[(w>>3)&uintptr(len(h.recent)-1)]
+	if slot.w == w && slot.x != nil {
+		return slot.x
+	}
+	x := h.vars.get(w)
+	if x == nil {
+		if len(h.slab) == 0 {
+			h.newSlab()
+		}
+		x = &h.slab[0]
+		h.slab = h.slab[1:]
+		*x = varState{c: cell{mask: mask, atomic: atomic}}
+		h.vars.put(w, x)
+	}
+	slot.w, slot.x = w, x
+	return x
+}
+
 // accessWord is access on one word. Lock held.
 //
 //go:norace
-func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found *raceFinds) {
-	h := &e.hb
-	x := h.vars.get(w)
-	if x == nil {
-		x = &varState{c: cell{mask: mask, atomic: kind&accAtomic != 0}}
-		h.vars.put(w, x)
-	}
+func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
 	atomic := kind&accAtomic != 0
+	x := e.hb.word(w, mask, atomic)
 	// The common case: one cell, this access's mask and atomicity.
 	if x.more == nil && x.c.mask == mask && x.c.atomic == atomic {
 		c := &x.c
@@ -264,11 +324,23 @@ func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintp
 			return
 		}
 		if f, ok := c.check(kind, v); ok {
-			found.add(f)
+			addRace(found, f)
 		}
 		c.update(kind, now, v, s, stk)
 		return
 	}
+	e.accessCells(x, mask, kind, s, stk, v, now, found)
+}
+
+// accessCells is accessWord on a word whose accesses do not all share
+// one mask and atomicity: apart, so that the common case's frame stays
+// small (a goroutine's stack grows, by copying, at a deep first frame).
+// Lock held.
+//
+//go:noinline
+//go:norace
+func (e *execution) accessCells(x *varState, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
+	atomic := kind&accAtomic != 0
 	var mine *cell
 	// No append(s, t...): under -race its slicecopy reports to Go's
 	// detector (detector_vclock.go, grow).
@@ -289,7 +361,7 @@ func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintp
 		if checked {
 			var f raceFoundAt
 			if f, raced = c.check(kind, v); raced {
-				found.add(f)
+				addRace(found, f)
 			}
 		}
 		if c.mask == mask && c.atomic == atomic {
@@ -413,8 +485,13 @@ func (c *cell) update(kind uint8, now epoch, v vclock, s *Site, stk []uintptr) {
 
 //go:norace
 func (c *cell) setRead(id int, s *Site, stk []uintptr) {
-	for len(c.rsites) <= id {
-		c.rsites = append(c.rsites, nil)
+	if len(c.rsites) <= id {
+		// Grown by a loop: see vclock.grow.
+		x := make([]*Site, id+1, max(id+1, 2*cap(c.rsites), 8))
+		for i, s := range c.rsites {
+			x[i] = s
+		}
+		c.rsites = x
 	}
 	c.rsites[id] = s
 	if c.det != nil {

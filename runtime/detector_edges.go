@@ -15,15 +15,6 @@ import "unsafe"
 // a mutex's chain, and it is what a Cond signalled twice, an RWMutex's
 // readers or a WaitGroup's Done calls need.
 
-// syncClock returns the clock of the sync object at p.
-//
-//go:norace
-func (e *execution) syncClock(p unsafe.Pointer) *vclock {
-	h := &e.hb
-	v := h.syncs.get(p)
-	return &v
-}
-
 // hbAcquire: g's next events happen after every release on p.
 //
 //go:norace
@@ -43,9 +34,16 @@ func (e *execution) hbRelease(g *goroutine, p unsafe.Pointer) {
 	if !e.hbOn() || g == nil {
 		return
 	}
-	v := e.syncClock(p)
+	h := &e.hb
+	v := h.syncs.get(p)
+	data, n := unsafe.SliceData(v), len(v)
+	if v == nil {
+		v = h.newClock()
+	}
 	v.join(*e.vc(g))
-	e.hb.syncs.put(p, *v)
+	if unsafe.SliceData(v) != data || len(v) != n {
+		h.syncs.put(p, v)
+	}
 	e.tick(g)
 }
 
@@ -58,7 +56,13 @@ func (e *execution) hbReleaseStore(g *goroutine, p unsafe.Pointer) {
 	if !e.hbOn() || g == nil {
 		return
 	}
-	e.hb.syncs.put(p, e.vc(g).clone())
+	h := &e.hb
+	v := h.syncs.get(p)
+	if v == nil {
+		v = h.newClock()
+	}
+	v.copyFrom(*e.vc(g))
+	h.syncs.put(p, v)
 	e.tick(g)
 }
 

@@ -65,18 +65,16 @@ func (v *vclock) grow(n int) {
 	*v = x
 }
 
-// clone is a copy of v that shares nothing with it.
+// copyFrom makes v equal w, in v's memory when it is large enough.
 //
 //go:norace
-func (v vclock) clone() vclock {
-	if v == nil {
-		return nil
-	}
-	x := make(vclock, len(v))
-	for i, c := range v {
+func (v *vclock) copyFrom(w vclock) {
+	*v = (*v)[:0]
+	v.grow(len(w))
+	x := *v
+	for i, c := range w {
 		x[i] = c
 	}
-	return x
 }
 
 // epoch is one event of one goroutine, FastTrack's c@t: goroutine id in

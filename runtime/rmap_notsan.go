@@ -20,3 +20,17 @@ func (r *rmap[K, V]) put(k K, v V) {
 
 //go:norace
 func (r *rmap[K, V]) len() int { return len(r.m) }
+
+// clear empties r, keeping its memory.
+//
+//go:norace
+func (r *rmap[K, V]) clear() { clear(r.m) }
+
+// each calls f for every entry.
+//
+//go:norace
+func (r *rmap[K, V]) each(f func(K, V)) {
+	for k, v := range r.m {
+		f(k, v)
+	}
+}
