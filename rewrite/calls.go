@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -367,6 +368,29 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 			}
 			c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], call.Args[1], r.siteText("copy", call.Pos())), call))
 		}
+	case "append":
+		// append writes the elements past s's length in its array (or,
+		// growing, reads its elements): shadow-only accesses, as Go's
+		// detector sees them.
+		if len(call.Args) < 2 {
+			return
+		}
+		site := r.siteText("append", call.Pos())
+		if !call.Ellipsis.IsValid() {
+			n := &ast.BasicLit{ValuePos: call.Args[0].Pos(), Kind: token.INT, Value: strconv.Itoa(len(call.Args) - 1)}
+			call.Args[0] = r.replaced(r.hook(call.Args[0].Pos(), "AppendTo", call.Args[0], n, site), call.Args[0])
+			return
+		}
+		hook := "AppendSlice"
+		if t := r.typeOf(call.Args[1]); t != nil {
+			if b, ok := t.Underlying().(*types.Basic); ok {
+				if b.Info()&types.IsString == 0 {
+					return
+				}
+				hook = "AppendString"
+			}
+		}
+		c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], call.Args[1], site), call))
 	case "make":
 		t := r.typeOf(call)
 		if t == nil || chanElem(t) == nil {

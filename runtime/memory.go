@@ -128,25 +128,61 @@ func WriteAt(addr any, s *Site) Token {
 // variables at each iteration, and the implicit read of named results by
 // a return.
 
-// shadowExec is the execution an access is checked in, if the detector
-// runs: the cheap test first, so that with races off a shadow access
-// costs a load and a branch.
+// shadowing is set while an execution whose detector runs is active:
+// the test a shadow access makes first, inlined into the hooks, so that
+// with races off (or outside an execution) a shadow access costs a load
+// and a branch. A plain variable: it is set before the execution's
+// goroutines start and cleared after they are done (the runtime's
+// hand-offs order it), and a goroutine outside the execution that reads
+// it stale only takes the slow path, which asks enter.
+var shadowing bool
+
+// shadowOn reports whether the detector runs.
+//
+//go:norace
+func shadowOn() bool {
+	e := active.Load()
+	return e != nil && e.set.races != racesOff
+}
+
+// shadowExec is the execution the calling goroutine runs in, holding the
+// token, if the detector runs.
 //
 //go:norace
 func shadowExec() (*execution, bool) {
-	e := active.Load()
-	if e == nil || e.set.races == racesOff {
+	if !shadowOn() {
 		return nil, false
 	}
-	e2, me := enter()
-	return e2, me != nil && e2 != nil
+	e, me := enter()
+	return e, e != nil && me != nil
+}
+
+// shadow checks an access of kind to size bytes at p, made at site s by
+// the calling goroutine, if it holds the token.
+//
+//go:noinline
+//go:norace
+func shadow(p unsafe.Pointer, size uintptr, kind uint8, s *Site) {
+	if e, me := enter(); e != nil && me != nil {
+		e.access(p, size, kind, s)
+	}
+}
+
+// shadowAddr is shadow of the memory an access hook's addr names
+// (addrSize).
+//
+//go:noinline
+//go:norace
+func shadowAddr(addr any, kind uint8, s *Site) {
+	p, size := addrSize(addr)
+	shadow(p, size, kind, s)
 }
 
 // ShadowLoad reads *p, a race-checked read at site s that is not a
 // scheduling point.
 func ShadowLoad[T any](p *T, s *Site) T {
-	if e, ok := shadowExec(); ok {
-		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+	if shadowing {
+		shadow(unsafe.Pointer(p), unsafe.Sizeof(*p), accRead, s)
 	}
 	return *p
 }
@@ -154,8 +190,8 @@ func ShadowLoad[T any](p *T, s *Site) T {
 // ShadowStore writes v to *p, a race-checked write at site s that is not
 // a scheduling point.
 func ShadowStore[T any](p *T, v T, s *Site) {
-	if e, ok := shadowExec(); ok {
-		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+	if shadowing {
+		shadow(unsafe.Pointer(p), unsafe.Sizeof(*p), accWrite, s)
 	}
 	*p = v
 }
@@ -168,9 +204,8 @@ func ShadowStore[T any](p *T, v T, s *Site) {
 //
 //go:norace
 func ShadowRead(addr any, s *Site) Token {
-	if e, ok := shadowExec(); ok {
-		p, size := addrSize(addr)
-		e.raceRead(p, size, s)
+	if shadowing {
+		shadowAddr(addr, accRead, s)
 	}
 	return Token{}
 }
@@ -181,9 +216,8 @@ func ShadowRead(addr any, s *Site) Token {
 //
 //go:norace
 func ShadowWrite(addr any, s *Site) Token {
-	if e, ok := shadowExec(); ok {
-		p, size := addrSize(addr)
-		e.raceWrite(p, size, s)
+	if shadowing {
+		shadowAddr(addr, accWrite, s)
 	}
 	return Token{}
 }
@@ -192,9 +226,8 @@ func ShadowWrite(addr any, s *Site) Token {
 //
 //go:norace
 func ShadowMapRead[M any](m M, s *Site) M {
-	if e, ok := shadowExec(); ok {
-		p, size := addrSize(any(m))
-		e.raceRead(p, size, s)
+	if shadowing {
+		shadowAddr(any(m), accRead, s)
 	}
 	return m
 }
@@ -204,10 +237,8 @@ func ShadowMapRead[M any](m M, s *Site) M {
 //
 //go:norace
 func ShadowDeref[T any](p *T, s *Site) *T {
-	if p != nil {
-		if e, ok := shadowExec(); ok {
-			e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
-		}
+	if p != nil && shadowing {
+		shadow(unsafe.Pointer(p), unsafe.Sizeof(*p), accRead, s)
 	}
 	return p
 }
@@ -218,10 +249,10 @@ func ShadowDeref[T any](p *T, s *Site) *T {
 //go:norace
 func Copy[E any](dst, src []E, s *Site) int {
 	if n := min(len(dst), len(src)); n > 0 {
-		if e, ok := shadowExec(); ok {
+		if shadowing {
 			size := uintptr(n) * unsafe.Sizeof(dst[0])
-			e.raceRead(unsafe.Pointer(unsafe.SliceData(src)), size, s)
-			e.raceWrite(unsafe.Pointer(unsafe.SliceData(dst)), size, s)
+			shadow(unsafe.Pointer(unsafe.SliceData(src)), size, accRead, s)
+			shadow(unsafe.Pointer(unsafe.SliceData(dst)), size, accWrite, s)
 		}
 	}
 	return copy(dst, src)
@@ -233,11 +264,62 @@ func Copy[E any](dst, src []E, s *Site) int {
 //go:norace
 func CopyString(dst []byte, src string, s *Site) int {
 	if n := min(len(dst), len(src)); n > 0 {
-		if e, ok := shadowExec(); ok {
-			e.raceWrite(unsafe.Pointer(unsafe.SliceData(dst)), uintptr(n), s)
+		if shadowing {
+			shadow(unsafe.Pointer(unsafe.SliceData(dst)), uintptr(n), accWrite, s)
 		}
 	}
 	return copy(dst, src)
+}
+
+// AppendTo returns s, after the shadow-only accesses that appending n
+// elements to it makes: within its capacity, a write of the n elements
+// past its length in the backing array, which other slices may share;
+// beyond, a read of its elements, copied to a new array. The rewriting
+// of append(s, x1, ..., xn) is append(gosct.AppendTo(s, n, site), x1,
+// ..., xn).
+//
+//go:norace
+func AppendTo[S ~[]E, E any](s S, n int, site *Site) S {
+	if shadowing && n > 0 {
+		var e E
+		appendShadow(unsafe.Pointer(unsafe.SliceData(s)), len(s), cap(s), n, unsafe.Sizeof(e), site)
+	}
+	return s
+}
+
+// AppendSlice is append(s, t...), with the shadow-only accesses of
+// AppendTo and a read of t's elements. Its append is the user's (not
+// //go:norace: Go's detector sees it).
+func AppendSlice[S ~[]E, E any](s S, t []E, site *Site) S {
+	if shadowing && len(t) > 0 {
+		var e E
+		appendShadow(unsafe.Pointer(unsafe.SliceData(s)), len(s), cap(s), len(t), unsafe.Sizeof(e), site)
+		shadow(unsafe.Pointer(unsafe.SliceData(t)), uintptr(len(t))*unsafe.Sizeof(e), accRead, site)
+	}
+	return append(s, t...)
+}
+
+// AppendString is append(s, t...) of a string's bytes, with the
+// shadow-only accesses of AppendTo (a string's bytes never change).
+func AppendString[S ~[]byte](s S, t string, site *Site) S {
+	if shadowing && len(t) > 0 {
+		appendShadow(unsafe.Pointer(unsafe.SliceData(s)), len(s), cap(s), len(t), 1, site)
+	}
+	return append(s, t...)
+}
+
+// appendShadow checks the accesses of appending n elements of size bytes
+// to a slice of length l and capacity c whose array is at p.
+//
+//go:noinline
+//go:norace
+func appendShadow(p unsafe.Pointer, l, c, n int, size uintptr, site *Site) {
+	switch {
+	case l+n <= c:
+		shadow(unsafe.Add(p, uintptr(l)*size), uintptr(n)*size, accWrite, site)
+	case l > 0:
+		shadow(p, uintptr(l)*size, accRead, site)
+	}
 }
 
 // addrSize is the memory an access hook's addr names: a pointer's

@@ -37,7 +37,8 @@ func TestEveryFunctionIsNorace(t *testing.T) {
 }
 
 // userAccess are the hooks whose access is the user's.
-var userAccess = map[string]bool{"Load": true, "Store": true, "LoadAt": true, "StoreAt": true, "ShadowLoad": true, "ShadowStore": true}
+var userAccess = map[string]bool{"Load": true, "Store": true, "LoadAt": true, "StoreAt": true, "ShadowLoad": true, "ShadowStore": true,
+	"AppendSlice": true, "AppendString": true}
 
 func noraceDoc(g *ast.CommentGroup) bool {
 	if g == nil {

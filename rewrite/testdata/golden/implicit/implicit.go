@@ -56,3 +56,20 @@ func atomics(p *int32, s *server) bool {
 	_ = atomic.AddInt32(p, 1)
 	return atomic.CompareAndSwapInt32(p, 2, 3) && s.n.CompareAndSwap(2, 3)
 }
+
+type IDs []int
+
+// append writes past the slice's length in its array, or reads the slice
+// when it grows: shadow-only, whatever holds the slice.
+func appends(xs IDs, ys []int, b []byte, errs []error, e *myErr) (IDs, []int, []byte, []error) {
+	xs = append(xs, 1, 2)
+	ys = append(ys, xs...)
+	b = append(b, "abc"...)
+	errs = append(errs, e)
+	_ = append(ys)
+	return xs, ys, b, errs
+}
+
+type myErr struct{}
+
+func (*myErr) Error() string { return "" }

@@ -173,7 +173,10 @@ func WithDeadlineCause(ctx context.Context, t time.Time, cause error) (context.C
 	return context.WithDeadlineCause(ctx, t, cause)
 }
 
-func ShadowMapRead[M any](m M, s *Site) M            { return m }
-func ShadowDeref[T any](p *T, s *Site) *T            { return p }
-func Copy[E any](dst, src []E, s *Site) int          { return copy(dst, src) }
-func CopyString(dst []byte, src string, s *Site) int { return copy(dst, src) }
+func ShadowMapRead[M any](m M, s *Site) M                 { return m }
+func ShadowDeref[T any](p *T, s *Site) *T                 { return p }
+func Copy[E any](dst, src []E, s *Site) int               { return copy(dst, src) }
+func CopyString(dst []byte, src string, s *Site) int      { return copy(dst, src) }
+func AppendTo[S ~[]E, E any](s S, n int, site *Site) S    { return s }
+func AppendSlice[S ~[]E, E any](s S, t []E, site *Site) S { return append(s, t...) }
+func AppendString[S ~[]byte](s S, t string, site *Site) S { return append(s, t...) }
