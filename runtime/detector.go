@@ -487,9 +487,17 @@ func (c *cell) update(kind uint8, now epoch, v vclock, s *Site, stk []uintptr) {
 func (c *cell) setRead(id int, s *Site, stk []uintptr) {
 	if len(c.rsites) <= id {
 		// Grown by a loop: see vclock.grow.
-		x := make([]*Site, id+1, max(id+1, 2*cap(c.rsites), 8))
-		for i, s := range c.rsites {
-			x[i] = s
+		var x []*Site
+		if id < cap(c.rsites) {
+			x = c.rsites[:id+1]
+			for i := len(c.rsites); i <= id; i++ {
+				x[i] = nil
+			}
+		} else {
+			x = make([]*Site, id+1, max(id+1, 2*cap(c.rsites), 8))
+			for i, s := range c.rsites {
+				x[i] = s
+			}
 		}
 		c.rsites = x
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gosct/gosct/internal/wire"
 )
@@ -486,5 +487,33 @@ func TestRaceTimerReset(t *testing.T) {
 		Store(&x, 1)
 		TimerReset(tm, time.Millisecond)
 		Recv(done)
+	})
+}
+
+// Many goroutines reading one variable concurrently (read-shared, one
+// entry per goroutine): the read state grows with the goroutines, not
+// faster.
+func TestRaceManyConcurrentReaders(t *testing.T) {
+	checkWith(t, "random", 20, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		x := 0
+		var wg sync.WaitGroup
+		for i := 0; i < 200; i++ {
+			Add(&wg, 1)
+			Go(func() {
+				_ = Load(&x)
+				Done(&wg)
+			})
+		}
+		Wait(&wg)
+		e := active.Load()
+		e.mu.Lock()
+		v := e.hb.vars.get(uintptr(unsafe.Pointer(&x)) &^ 7)
+		e.mu.Unlock()
+		if v == nil {
+			t.Fatal("no shadow of x")
+		}
+		if n := cap(v.c.rsites); n > 2*201+8 {
+			t.Fatalf("the reads of 200 goroutines keep room for %d", n)
+		}
 	})
 }
