@@ -375,7 +375,11 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 		if len(call.Args) < 2 {
 			return
 		}
-		site := r.siteText("append", call.Pos())
+		dst := call.Args[0]
+		if o, ok := r.orig[dst]; ok {
+			dst = o
+		}
+		site := r.siteText("append to "+r.exprText(dst), call.Pos())
 		if !call.Ellipsis.IsValid() {
 			n := &ast.BasicLit{ValuePos: call.Args[0].Pos(), Kind: token.INT, Value: strconv.Itoa(len(call.Args) - 1)}
 			call.Args[0] = r.replaced(r.hook(call.Args[0].Pos(), "AppendTo", call.Args[0], n, site), call.Args[0])

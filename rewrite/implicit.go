@@ -188,21 +188,77 @@ func (r *fileRewriter) localSliceElem(e ast.Expr) bool {
 
 // derefCopy makes the copy that a value-receiver method called through
 // a pointer makes of what it points to (p.get() with func (T) get) a
-// shadow-only read: p becomes gosct.ShadowDeref(p, site).
+// shadow-only read: p becomes gosct.ShadowDeref(p, site). A method
+// promoted from an embedded field (p.get() with get declared on a type
+// that p's struct embeds, maybe through several levels) copies that
+// field: p becomes gosct.ShadowDeref(&p.mid.leaf, site) (the field's
+// pointer, for an embedded pointer), whose method set has get too.
 func (r *fileRewriter) derefCopy(se *ast.SelectorExpr, sel *types.Selection) {
 	fn, ok := sel.Obj().(*types.Func)
-	if !ok || !r.shadowRead[unparen(se.X)] && !isPointer(r.typeOf(se.X)) {
+	if !ok {
 		return
 	}
-	xt := r.typeOf(se.X)
 	recv := fn.Type().(*types.Signature).Recv()
-	if xt == nil || !isPointer(xt) || recv == nil || isPointer(recv.Type()) || types.IsInterface(recv.Type()) || len(sel.Index()) != 1 {
+	xt := r.typeOf(se.X)
+	if xt == nil || recv == nil || isPointer(recv.Type()) || types.IsInterface(recv.Type()) {
 		return
 	}
-	if !r.recvIsRead(sel, se.X) {
+	if len(sel.Index()) > 1 {
+		r.promotedCopy(se, sel)
+		return
+	}
+	if !r.shadowRead[unparen(se.X)] && !isPointer(xt) {
+		return
+	}
+	if !isPointer(xt) || !r.recvIsRead(sel, se.X) {
 		return
 	}
 	se.X = r.replaced(r.hook(se.X.Pos(), "ShadowDeref", se.X, r.siteText("*"+r.exprText(se.X), se.X.Pos())), se.X)
+}
+
+// promotedCopy is derefCopy of a value-receiver method promoted through
+// embedded fields: the copy is of the last embedded field on the path,
+// read where the receiver is reached through a pointer or is shared.
+func (r *fileRewriter) promotedCopy(se *ast.SelectorExpr, sel *types.Selection) {
+	fn := sel.Obj().(*types.Func)
+	if isAtomicKind(fn) || methodHooks[methodKey(fn)] != "" || reportsThroughT[methodKey(fn)] || isCleanupIface(fn) {
+		return
+	}
+	if fn.Pkg() != nil && (fn.Pkg().Path() == "testing" || fn.Pkg().Path() == "sync") {
+		return
+	}
+	xt := r.typeOf(se.X)
+	if types.IsInterface(xt) || !isPointer(xt) && !r.sharedMem(se.X) {
+		return
+	}
+	if !isPointer(xt) {
+		if tv, ok := r.info.Types[se.X]; ok && !tv.Addressable() {
+			return
+		}
+	}
+	// The embedded fields on the path, by name.
+	var path ast.Expr = se.X
+	t := xt
+	for _, i := range sel.Index()[:len(sel.Index())-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != r.pkg || untracked(f.Type()) {
+			return
+		}
+		path = &ast.SelectorExpr{X: path, Sel: &ast.Ident{NamePos: se.Sel.Pos(), Name: f.Name()}}
+		t = f.Type()
+	}
+	if !isPointer(t) {
+		path = &ast.UnaryExpr{OpPos: se.X.Pos(), Op: token.AND, X: path}
+	}
+	site := r.siteText(r.exprText(se.X)+"."+fn.Name()+" (its receiver's copy)", se.X.Pos())
+	se.X = r.hook(se.X.Pos(), "ShadowDeref", path, site)
 }
 
 // rangeReads makes the element read of a range over a slice a

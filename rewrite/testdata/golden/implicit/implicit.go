@@ -73,3 +73,26 @@ func appends(xs IDs, ys []int, b []byte, errs []error, e *myErr) (IDs, []int, []
 type myErr struct{}
 
 func (*myErr) Error() string { return "" }
+
+type leaf struct{ n int }
+
+func (l leaf) get() int   { return l.n }
+func (l *leaf) set(n int) { l.n = n }
+
+type mid struct{ leaf }
+
+type top struct {
+	mid
+	*leafPtr
+}
+
+type leafPtr struct{ m int }
+
+func (l leafPtr) val() int { return l.m }
+
+// a value-receiver method promoted through embedded fields copies the
+// last one on the path.
+func promoted(p *top) int {
+	p.set(1)
+	return p.get() + p.val() + p.mid.get()
+}
