@@ -232,7 +232,7 @@ func (fs *raceFinds) add(f raceFoundAt) {
 //
 //go:norace
 func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) {
-	if !e.hbOn() || p == nil || size == 0 {
+	if !e.hbOn() || p == nil || size == 0 || onOwnStack(p) {
 		return
 	}
 	me := e.cur.Load()

@@ -454,6 +454,7 @@ func TestRaceStateDropped(t *testing.T) {
 			t.Fatalf("%d shadow words carried over into a new execution", n)
 		}
 		xs := make([]int, 100)
+		heapInts = xs // on the heap: accesses to its own stack are skipped
 		for i := range xs {
 			Store(&xs[i], i)
 		}
@@ -517,3 +518,28 @@ func TestRaceManyConcurrentReaders(t *testing.T) {
 		}
 	})
 }
+
+// Goroutines started one after the other reuse each other's stacks: their
+// stack variables (captured by closures that do not escape) are at the
+// same addresses, and never race (singleflight's doCall).
+func TestRaceStackReuse(t *testing.T) {
+	if !stackBoundsOK {
+		t.Skip("stack bounds unknown on this platform")
+	}
+	checkWith(t, "random", 200, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		for i := 0; i < 8; i++ {
+			// Nothing orders one goroutine's end before the next's
+			// start: the sleep only lets it run to its end.
+			Go(func() {
+				done := false
+				func() {
+					defer func() { Store(&done, true) }()
+				}()
+			})
+			Sleep(time.Millisecond)
+		}
+	})
+}
+
+// heapInts makes a test's slice escape to the heap.
+var heapInts []int
