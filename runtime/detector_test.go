@@ -543,3 +543,27 @@ func TestRaceStackReuse(t *testing.T) {
 
 // heapInts makes a test's slice escape to the heap.
 var heapInts []int
+
+// A goroutine back from a wait in uncontrolled code (an HTTP client whose
+// handler ran in a goroutine the server started) is ordered after what
+// the goroutines did meanwhile: the synchronization went through code the
+// detector cannot see, and must not produce a false race.
+func TestRaceUncontrolledWait(t *testing.T) {
+	calibrateGstatus()
+	if !gstatusOK {
+		t.Skip("no g status here: detaches wait for the timeout")
+	}
+	x := checkWith(t, "random", 30, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		x := 0
+		ch := make(chan int) // not Chan: uncontrolled
+		go func() {          // not Go: started by uncontrolled code
+			Store(&x, 1)
+			ch <- 1
+		}()
+		<-ch
+		_ = Load(&x)
+	})
+	if x.bugs != 0 {
+		t.Fatalf("%d bugs in %d schedules", x.bugs, x.schedules)
+	}
+}

@@ -228,6 +228,13 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		}
 	} else if g.state == gDetached {
 		e.setRunnable(g)
+		// It waited in uncontrolled code, for what the detector cannot
+		// see (a response over a socket a handler wrote, a library's
+		// lock or channel): Go's own detector orders every I/O read
+		// after every write (internal/poll's ioSync), so assume it
+		// synchronized with everything so far rather than report a
+		// false race.
+		e.hbJoinAll(g)
 	}
 	if e.aborting {
 		e.mu.Unlock()

@@ -15,8 +15,8 @@
 // with GOMAXPROCS=1 (the test binaries inherit it) so that Go's
 // scheduler does not spin threads that the hand-offs wake.
 //
-//	go build -o /tmp/gosct ./cmd/gosct
-//	cd testprogs && GOMAXPROCS=1 go run ../internal/ratecmp \
+//	go build -o /tmp/gosct ./cmd/gosct && go build -o /tmp/ratecmp ./internal/ratecmp
+//	cd testprogs && GOMAXPROCS=1 /tmp/ratecmp \
 //	    off=/tmp/gosct,off on=/tmp/gosct,report -- ./perf/pingpong
 //
 // A VARIANT is name=gosct-binary,races (races: off or report).
