@@ -28,14 +28,37 @@ func isAtomicKind(fn *types.Func) bool {
 	return pkg == "sync" && (name == "Map" || name == "Pool")
 }
 
-// atomicHookName is the scheduling point of an atomic operation:
+// atomicHookName is the scheduling point of an atomic operation, which
+// also tells the race detector what the operation does to its operand:
 // AtomicLoad for one that only loads (a spin on loads changes nothing:
-// see runtime.AtomicLoad), else Atomic.
-func atomicHookName(fn *types.Func) string {
-	if fn != nil && strings.HasPrefix(fn.Name(), "Load") && !strings.HasPrefix(fn.Name(), "LoadOr") && !strings.HasPrefix(fn.Name(), "LoadAnd") {
+// see runtime.AtomicLoad), AtomicStore for a store, AtomicCAS for a
+// compare-and-swap whose result goes through ThenCAS (direct: the call's
+// result is at hand), else Atomic (a read-modify-write, or a sync.Map or
+// sync.Pool operation).
+func atomicHookName(fn *types.Func, direct bool) string {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
+		if fn != nil && strings.HasPrefix(fn.Name(), "Load") && !strings.HasPrefix(fn.Name(), "LoadOr") && !strings.HasPrefix(fn.Name(), "LoadAnd") {
+			return "AtomicLoad"
+		}
+		return "Atomic"
+	}
+	switch name := fn.Name(); {
+	case strings.HasPrefix(name, "Load"):
 		return "AtomicLoad"
+	case strings.HasPrefix(name, "Store"):
+		return "AtomicStore"
+	case strings.HasPrefix(name, "CompareAndSwap") && direct:
+		return "AtomicCAS"
 	}
 	return "Atomic"
+}
+
+// poolMethod is "Get" or "Put" for those methods of sync.Pool, else "".
+func poolMethod(fn *types.Func) string {
+	if pkg, name := recvNamed(fn); pkg == "sync" && name == "Pool" {
+		return fn.Name()
+	}
+	return ""
 }
 
 func (r *fileRewriter) isAtomicCall(call *ast.CallExpr) bool {
@@ -49,22 +72,34 @@ func (r *fileRewriter) isAtomicCall(call *ast.CallExpr) bool {
 // statement before it. a is the address operated on (nil if computing it
 // twice could differ).
 func (r *fileRewriter) atomic(c *astutil.Cursor, call *ast.CallExpr, a ast.Expr) {
-	if a == nil || !sideEffectFree(r.info, a) {
+	if a == nil || !r.sideEffectFree(a) {
 		a = ast.NewIdent("nil")
 	}
 	pos := call.Pos()
 	fn, _, _ := r.calleeFunc(call.Fun)
-	tok := r.hook(pos, atomicHookName(fn), a)
+	hook := atomicHookName(fn, true)
+	tok := r.hook(pos, hook, a)
 	sig, _ := r.typeOf(call.Fun).(*types.Signature)
 	if sig == nil {
 		return
 	}
 	if sig.Results().Len() == 1 {
-		c.Replace(r.replaced(r.hook(pos, "Then", tok, call), call))
+		then := "Then"
+		switch {
+		case hook == "AtomicCAS":
+			then = "ThenCAS"
+		case poolMethod(fn) == "Get":
+			then = "PoolGot"
+		}
+		c.Replace(r.replaced(r.hook(pos, then, tok, call), call))
 		return
 	}
 	if len(call.Args) > 0 && sig.Params().Len() > 0 && r.wrappable(call.Args[0], sig.Params().At(0).Type()) {
-		call.Args[0] = r.hook(pos, "Then", tok, call.Args[0])
+		then := "Then"
+		if poolMethod(fn) == "Put" {
+			then = "PoolPut"
+		}
+		call.Args[0] = r.hook(pos, then, tok, call.Args[0])
 		return
 	}
 	if sig.Results().Len() == 0 {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/ast/astutil"
 )
@@ -342,7 +343,7 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 	switch name {
 	case "delete", "clear":
 		if m := r.mapBuiltinOperand(call); m != nil {
-			call.Args[0] = r.mapAccess(m, "Write")
+			call.Args[0] = r.mapAccess(m, "WriteAt")
 		}
 	case "close":
 		c.Replace(r.replaced(r.hook(call.Pos(), "Close", call.Args[0]), call))
@@ -352,6 +353,49 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 		if isChan(call.Args[0]) && !isSendOnly(r.typeOf(call.Args[0])) {
 			c.Replace(r.replaced(r.hook(call.Pos(), "Len", call.Args[0]), call))
 		}
+		// len(m) reads the map (Go's detector sees it): shadow-only.
+		if m := unparen(call.Args[0]); r.isMap(m) {
+			call.Args[0] = r.replaced(r.hook(m.Pos(), "ShadowMapRead", m, r.siteText(r.exprText(call), m.Pos())), m)
+		}
+	case "copy":
+		// copy writes dst's elements and reads src's: shadow-only
+		// accesses of the ranges, as Go's detector sees them.
+		if len(call.Args) == 2 && !call.Ellipsis.IsValid() {
+			hook := "Copy"
+			if t := r.typeOf(call.Args[1]); t != nil {
+				if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+					hook = "CopyString"
+				}
+			}
+			c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], call.Args[1], r.siteText("copy", call.Pos())), call))
+		}
+	case "append":
+		// append writes the elements past s's length in its array (or,
+		// growing, reads its elements): shadow-only accesses, as Go's
+		// detector sees them.
+		if len(call.Args) < 2 {
+			return
+		}
+		dst := call.Args[0]
+		if o, ok := r.orig[dst]; ok {
+			dst = o
+		}
+		site := r.siteText("append to "+r.exprText(dst), call.Pos())
+		if !call.Ellipsis.IsValid() {
+			n := &ast.BasicLit{ValuePos: call.Args[0].Pos(), Kind: token.INT, Value: strconv.Itoa(len(call.Args) - 1)}
+			call.Args[0] = r.replaced(r.hook(call.Args[0].Pos(), "AppendTo", call.Args[0], n, site), call.Args[0])
+			return
+		}
+		hook := "AppendSlice"
+		if t := r.typeOf(call.Args[1]); t != nil {
+			if b, ok := t.Underlying().(*types.Basic); ok {
+				if b.Info()&types.IsString == 0 {
+					return
+				}
+				hook = "AppendString"
+			}
+		}
+		c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], call.Args[1], site), call))
 	case "make":
 		t := r.typeOf(call)
 		if t == nil || chanElem(t) == nil {
@@ -432,6 +476,7 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 		if !r.callee[se] {
 			r.methodValue(c, se, sel)
 		}
+		r.derefCopy(se, sel)
 	case types.MethodExpr:
 		// Called directly with the method's own receiver type, the call
 		// is rewritten by methodExprCall.

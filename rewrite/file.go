@@ -34,9 +34,11 @@ type fileRewriter struct {
 
 	sharedLocals map[*types.Var]bool
 	noRead       map[ast.Expr]bool // address contexts: not a read
+	shadowRead   map[ast.Expr]bool // reads on the way to another access: shadow-only
 	callee       map[ast.Expr]bool // the Fun of a call
 	skip         map[ast.Node]bool // rewritten by an enclosing node
 	tv           map[ast.Expr]types.TypeAndValue
+	orig         map[ast.Expr]ast.Expr // a node that replaced one -> the original
 	hooks        map[*ast.CallExpr]bool
 	atomicPre    map[*ast.CallExpr]*ast.CallExpr // atomic call -> its scheduling point, put before its statement
 	labelInside  map[*ast.BlockStmt]int          // generated block -> index of the statement a label belongs to
@@ -51,21 +53,33 @@ type fileRewriter struct {
 
 	testingTType types.Type // *testing.T, once testingT looked it up
 	testingTDone bool
+
+	// Access sites (sites.go), and the source they are cut from.
+	sites     []siteKey
+	siteIndex map[siteKey]int
+	sitesName string
+	src       []byte
+	srcRead   bool
+	// funcs are the function types enclosing the node being visited.
+	funcs []*ast.FuncType
 }
 
 func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fileRewriter {
 	r := &fileRewriter{
 		fset: fset, pkg: p.Types, info: p.TypesInfo, file: f,
 		noRead:      map[ast.Expr]bool{},
+		shadowRead:  map[ast.Expr]bool{},
 		callee:      map[ast.Expr]bool{},
 		skip:        map[ast.Node]bool{},
 		tv:          map[ast.Expr]types.TypeAndValue{},
+		orig:        map[ast.Expr]ast.Expr{},
 		hooks:       map[*ast.CallExpr]bool{},
 		atomicPre:   map[*ast.CallExpr]*ast.CallExpr{},
 		labelInside: map[*ast.BlockStmt]int{},
 		importNames: map[string]string{},
 		added:       map[string]string{},
 		pkgNameUsed: map[string]bool{},
+		siteIndex:   map[siteKey]int{},
 	}
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
@@ -130,6 +144,9 @@ func (r *fileRewriter) freeName(base string) string {
 func (r *fileRewriter) rewrite() *ast.File {
 	astutil.Apply(r.file, r.pre, r.post)
 	r.deferredPoints()
+	if len(r.sites) > 0 {
+		r.file.Decls = append(r.file.Decls, r.sitesDecl())
+	}
 	if r.used {
 		r.fixImports()
 	}
@@ -166,6 +183,10 @@ func (r *fileRewriter) replaced(n, old ast.Expr) ast.Expr {
 	if tv, ok := r.tvOf(old); ok {
 		r.tv[n] = tv
 	}
+	if o, ok := r.orig[old]; ok {
+		old = o
+	}
+	r.orig[n] = old
 	return n
 }
 

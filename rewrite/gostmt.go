@@ -104,8 +104,14 @@ func (r *fileRewriter) deferredAtomic(c *astutil.Cursor, call *ast.CallExpr, pos
 		addrE = args[0]
 		inner = &ast.CallExpr{Fun: call.Fun, Args: args}
 	}
-	lit := &ast.FuncLit{Type: &ast.FuncType{Params: &ast.FieldList{}},
-		Body: &ast.BlockStmt{List: []ast.Stmt{exprStmt(r.hook(pos, "Atomic", addrE)), exprStmt(inner)}}}
+	tok := r.hook(pos, atomicHookName(fn, false), addrE)
+	body := []ast.Stmt{exprStmt(tok), exprStmt(inner)}
+	if poolMethod(fn) == "Put" && len(inner.Args) == 1 {
+		// defer pool.Put(buf): the Put releases buf for its next Get.
+		inner.Args[0] = r.hook(pos, "PoolPut", tok, inner.Args[0])
+		body = []ast.Stmt{exprStmt(inner)}
+	}
+	lit := &ast.FuncLit{Type: &ast.FuncType{Params: &ast.FieldList{}}, Body: &ast.BlockStmt{List: body}}
 	var stmt ast.Stmt
 	if isGo {
 		stmt = exprStmt(r.hook(pos, "Go", lit))

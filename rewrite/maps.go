@@ -24,7 +24,7 @@ import (
 //
 // becomes
 //
-//	{ gosct_it := gosct.MapRange(gosct.Then(gosct.Read(m), m))
+//	{ gosct_it := gosct.MapRange(gosct.Then(gosct.ReadAt(m, site), m))
 //	  for k, v, gosct_ok := gosct_it.Next(); gosct_ok; k, v, gosct_ok = gosct_it.Next() { B } }
 //
 // The three-clause loop has the range loop's per-iteration variables from
@@ -36,7 +36,7 @@ import (
 
 // mapRange rewrites a range over a map.
 func (r *fileRewriter) mapRange(c *astutil.Cursor, n *ast.RangeStmt) {
-	m := r.mapAccess(unparen(n.X), "Read")
+	m := r.mapAccess(unparen(n.X), "ReadAt")
 	pos := n.For
 	// Every new token gets the range's position: the printer places
 	// comments by the positions of the tokens around them.
@@ -132,16 +132,17 @@ func (r *fileRewriter) mapBuiltinOperand(call *ast.CallExpr) ast.Expr {
 		return nil
 	}
 	m := unparen(call.Args[0])
-	if !r.isMap(m) || !sideEffectFree(r.info, m) {
+	if !r.isMap(m) || !r.sideEffectFree(m) {
 		return nil
 	}
 	return m
 }
 
-// mapAccess is gosct.Then(gosct.hook(m), m) for hook Read or Write.
+// mapAccess is gosct.Then(gosct.hook(m, site), m) for hook ReadAt or
+// WriteAt.
 func (r *fileRewriter) mapAccess(m ast.Expr, hook string) ast.Expr {
-	if !sideEffectFree(r.info, m) {
+	if !r.sideEffectFree(m) {
 		return m
 	}
-	return r.replaced(r.hook(m.Pos(), "Then", r.hook(m.Pos(), hook, m), m), m)
+	return r.replaced(r.hook(m.Pos(), "Then", r.hook(m.Pos(), hook, m, r.site(m, m.Pos())), m), m)
 }

@@ -86,6 +86,6 @@ func (r *fileRewriter) atomicFuncValue(c *astutil.Cursor, se *ast.SelectorExpr, 
 	if sig.Results().Len() > 0 {
 		call = &ast.ReturnStmt{Results: []ast.Expr{&ast.CallExpr{Fun: se, Args: params}}}
 	}
-	body := []ast.Stmt{exprStmt(r.hook(pos, atomicHookName(fn), params[0])), call}
+	body := []ast.Stmt{exprStmt(r.hook(pos, atomicHookName(fn, false), params[0])), call}
 	c.Replace(r.replaced(&ast.FuncLit{Type: ft, Body: &ast.BlockStmt{List: body}}, se))
 }

@@ -39,12 +39,24 @@ func (r *fileRewriter) opBody(pos token.Pos, fn *types.Func, op methodOp, recv a
 	var pre []ast.Stmt
 	var call *ast.CallExpr
 	if op.atomic {
-		pre = append(pre, exprStmt(r.hook(pos, atomicHookName(fn), recv)))
+		tok := r.hook(pos, atomicHookName(fn, false), recv)
 		x := recv
 		if _, simple := recv.(*ast.Ident); !simple {
 			x = &ast.ParenExpr{X: recv}
 		}
 		call = &ast.CallExpr{Fun: &ast.SelectorExpr{X: x, Sel: ident(fn.Name())}, Args: args}
+		switch poolMethod(fn) {
+		case "Get":
+			if hasResult {
+				return []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{r.hook(pos, "PoolGot", tok, call)}}}
+			}
+		case "Put":
+			if len(args) == 1 {
+				call.Args = []ast.Expr{r.hook(pos, "PoolPut", tok, args[0])}
+				return []ast.Stmt{exprStmt(call)}
+			}
+		}
+		pre = append(pre, exprStmt(tok))
 	} else {
 		call = r.hook(pos, op.hook, append([]ast.Expr{recv}, args...)...)
 	}

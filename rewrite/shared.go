@@ -149,7 +149,13 @@ func (r *fileRewriter) sharedVar(v *types.Var) bool {
 // element of shared memory, or an element of a slice held in shared
 // memory.
 func (r *fileRewriter) sharedMem(e ast.Expr) bool {
-	switch x := unparen(e).(type) {
+	e = unparen(e)
+	if o, ok := r.orig[e]; ok {
+		// A node the walk rewrote already (the slice header of xs[i],
+		// now a shadow-only read): the memory is the original's.
+		return r.sharedMem(o)
+	}
+	switch x := e.(type) {
 	case *ast.Ident:
 		v, _ := r.info.Uses[x].(*types.Var)
 		return r.sharedVar(v)
@@ -183,13 +189,31 @@ func (r *fileRewriter) sharedMem(e ast.Expr) bool {
 	return false
 }
 
-// quietType reports types whose variables are not instrumented: channels,
-// functions, and the synchronization and test types, whose operations have
-// hooks of their own. Reading a channel variable before every send would
-// double the scheduling points for little gain.
-func quietType(t types.Type) bool {
+// untracked reports types whose variables are not instrumented at all:
+// the synchronization and test types (and pointers to them), whose
+// operations have hooks of their own and whose values are not copied
+// (go vet's copylocks).
+func untracked(t types.Type) bool {
 	if t == nil {
 		return true
+	}
+	switch namedPkg(t) {
+	case "sync", "testing":
+		return true
+	}
+	return false
+}
+
+// shadowOnly reports types whose variables are instrumented with
+// shadow-only accesses (race-checked, not scheduling points): channels,
+// functions, contexts and the sync/atomic types. A scheduling point
+// before every read of a channel variable would double those of its
+// operations for little gain; but `s.stopCh = make(chan struct{})`
+// racing with `<-s.stopCh`, or `r.onClose = f` with `r.onClose()`, are
+// races Go's detector reports.
+func shadowOnly(t types.Type) bool {
+	if t == nil {
+		return false
 	}
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
@@ -198,24 +222,81 @@ func quietType(t types.Type) bool {
 	case *types.Chan, *types.Signature:
 		return true
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-		switch n.Obj().Pkg().Path() {
-		case "sync", "sync/atomic", "testing", "context":
-			return true
-		}
+	switch namedPkg(t) {
+	case "context", "sync/atomic":
+		return true
 	}
 	return false
+}
+
+// namedPkg is the path of the package of t's name (through one pointer),
+// or "".
+func namedPkg(t types.Type) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path()
+	}
+	return ""
 }
 
 // sideEffectFree reports whether evaluating e twice is the same as once:
 // no calls, no receives.
 func sideEffectFree(info *types.Info, e ast.Expr) bool {
+	return pureExpr(info, e, nil)
+}
+
+// sideEffectFree is sideEffectFree of an expression the walk may have
+// rewritten already: a shadow-only read the rewriter put in it (the slice
+// header read on the way to an element, xs[i] becoming
+// gosct.ShadowLoad(&xs, site)[i]) is as free of effects as the read it
+// stands for.
+func (r *fileRewriter) sideEffectFree(e ast.Expr) bool {
+	return pureExpr(r.info, e, func(c *ast.CallExpr) (ast.Expr, bool) {
+		if !r.hooks[c] || !shadowReadHooks[hookName(c)] {
+			return nil, false
+		}
+		o, ok := r.orig[c]
+		return o, ok
+	})
+}
+
+// shadowReadHooks are the hooks that only read, without a scheduling
+// point: evaluating one twice is harmless.
+var shadowReadHooks = map[string]bool{"ShadowLoad": true, "ShadowDeref": true, "ShadowMapRead": true}
+
+// hookName is the name of the runtime function a hook call calls.
+func hookName(c *ast.CallExpr) string {
+	switch f := c.Fun.(type) {
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	case *ast.IndexExpr: // an explicit instantiation
+		if s, ok := f.X.(*ast.SelectorExpr); ok {
+			return s.Sel.Name
+		}
+	}
+	return ""
+}
+
+// pureExpr is sideEffectFree; original, if not nil, gives the expression a
+// call stands for when it is free of effects itself.
+func pureExpr(info *types.Info, e ast.Expr, original func(*ast.CallExpr) (ast.Expr, bool)) bool {
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if tv, found := info.Types[n.Fun]; found && tv.IsType() {
 				return true // a conversion
+			}
+			if original != nil {
+				if o, found := original(n); found {
+					ok = pureExpr(info, o, original)
+					return false
+				}
 			}
 			ok = false
 		case *ast.UnaryExpr:

@@ -13,6 +13,14 @@ import (
 // visited; it returns false for subtrees that are never rewritten (types,
 // constants, imports).
 func (r *fileRewriter) pre(c *astutil.Cursor) bool {
+	if !r.preNode(c) {
+		return false
+	}
+	r.funcPush(c.Node())
+	return true
+}
+
+func (r *fileRewriter) preNode(c *astutil.Cursor) bool {
 	n := c.Node()
 	if e, ok := n.(ast.Expr); ok {
 		if tv, found := r.info.Types[e]; found && (tv.IsType() || tv.Value != nil) {
@@ -49,7 +57,9 @@ func (r *fileRewriter) pre(c *astutil.Cursor) bool {
 		r.noRead[unparen(n.X)] = true
 	case *ast.RangeStmt:
 		if r.isMap(n.X) {
-			r.noRead[unparen(n.X)] = true // the range reads the map: see postRange
+			// The range reads the map (see postRange), and the map
+			// variable on the way: shadow-only.
+			r.shadowRead[unparen(n.X)] = true
 		}
 		if n.Key != nil {
 			r.noRead[unparen(n.Key)] = true
@@ -60,15 +70,30 @@ func (r *fileRewriter) pre(c *astutil.Cursor) bool {
 	case *ast.SelectorExpr:
 		// The base of a field selection is part of the accessed location
 		// (instrumented at the selector); a method's receiver is passed
-		// to the method, whose own accesses are instrumented.
-		if _, ok := r.info.Selections[n]; ok {
+		// to the method, whose own accesses are instrumented, but where
+		// the call reads the receiver's value (an interface, a pointer,
+		// a value receiver's copy) that read is a shadow-only access.
+		// A field reached through a pointer reads the pointer on the
+		// way (p.f reads p): a shadow-only access, as the slice header
+		// of an element below.
+		if sel, ok := r.info.Selections[n]; ok {
 			r.noRead[unparen(n.X)] = true
+			if sel.Kind() == types.MethodVal && r.recvIsRead(sel, n.X) ||
+				sel.Kind() == types.FieldVal && isPointer(r.typeOf(n.X)) {
+				delete(r.noRead, unparen(n.X))
+				r.shadowRead[unparen(n.X)] = true
+			}
 		}
 	case *ast.IndexExpr:
 		if t := r.typeOf(n.X); t != nil {
 			switch t.Underlying().(type) {
-			case *types.Array, *types.Slice, *types.Map, *types.Pointer:
+			case *types.Array:
 				r.noRead[unparen(n.X)] = true
+			case *types.Slice, *types.Map, *types.Pointer:
+				// The element is the accessed location; the slice's
+				// header, the map variable, the pointer to the array
+				// are read on the way: shadow-only.
+				r.shadowRead[unparen(n.X)] = true
 			}
 		}
 	case *ast.SliceExpr:
@@ -78,11 +103,14 @@ func (r *fileRewriter) pre(c *astutil.Cursor) bool {
 			}
 		}
 	case *ast.StarExpr:
-		r.noRead[unparen(n.X)] = true
+		// *p reads p on the way: shadow-only.
+		r.shadowRead[unparen(n.X)] = true
 	case *ast.CallExpr:
 		r.callee[unparen(n.Fun)] = true
 		if m := r.mapBuiltinOperand(n); m != nil {
-			r.noRead[m] = true // the map operand gets a Write of its own
+			// The map gets a Write of its own; the map variable is
+			// read on the way: shadow-only.
+			r.shadowRead[m] = true
 		}
 	case *ast.LabeledStmt:
 		// The rewriting of a select or range loop is a block; break and
@@ -124,6 +152,13 @@ func (r *fileRewriter) markCommaOK(e ast.Expr) {
 
 // post rewrites a node whose children are rewritten already.
 func (r *fileRewriter) post(c *astutil.Cursor) bool {
+	n := c.Node()
+	r.postNode(c)
+	r.funcPop(n)
+	return true
+}
+
+func (r *fileRewriter) postNode(c *astutil.Cursor) {
 	switch n := c.Node().(type) {
 	case *ast.Ident:
 		if c.Name() != "Sel" {
@@ -175,8 +210,14 @@ func (r *fileRewriter) post(c *astutil.Cursor) bool {
 		r.postExprStmt(c, n)
 	case *ast.RangeStmt:
 		if !r.skip[n] {
+			r.rangeWrites(n)
+			r.rangeReads(n)
 			r.postRange(c, n)
 		}
+	case *ast.ForStmt:
+		r.loopVarCopies(c, n)
+	case *ast.ReturnStmt:
+		r.postReturn(c, n)
 	case *ast.SelectStmt:
 		if !r.skip[n] {
 			r.postSelect(c, n)
@@ -197,7 +238,6 @@ func (r *fileRewriter) post(c *astutil.Cursor) bool {
 	case *ast.FuncDecl:
 		r.postFunc(n)
 	}
-	return true
 }
 
 // read instruments a read of shared memory in a value context.
@@ -206,7 +246,7 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 		return
 	}
 	tv, ok := r.info.Types[e]
-	if !ok || !tv.IsValue() || tv.Value != nil || quietType(tv.Type) {
+	if !ok || !tv.IsValue() || tv.Value != nil || untracked(tv.Type) {
 		return
 	}
 	if id, ok := e.(*ast.Ident); ok {
@@ -214,25 +254,33 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 			return
 		}
 	}
+	shadow := shadowOnly(tv.Type) || r.shadowRead[e]
 	if !r.sharedMem(e) {
-		return
+		if !r.localSliceElem(e) {
+			return
+		}
+		shadow = true
+	}
+	load, read := "LoadAt", "ReadAt"
+	if shadow {
+		load, read = "ShadowLoad", "ShadowRead"
 	}
 	switch x := e.(type) {
 	case *ast.IndexExpr:
 		if _, isMap := r.typeOf(x.X).Underlying().(*types.Map); isMap {
-			if sideEffectFree(r.info, x.X) {
-				c.Replace(r.replaced(r.hook(x.Pos(), "Then", r.hook(x.Pos(), "Read", x.X), x), e))
+			if r.sideEffectFree(x.X) {
+				c.Replace(r.replaced(r.hook(x.Pos(), "Then", r.hook(x.Pos(), read, x.X, r.site(x, x.Pos())), x), e))
 			}
 			return
 		}
 	case *ast.StarExpr:
-		c.Replace(r.replaced(r.hook(x.Pos(), "Load", x.X), e))
+		c.Replace(r.replaced(r.hook(x.Pos(), load, x.X, r.site(x, x.Pos())), e))
 		return
 	}
 	if !tv.Addressable() {
 		return
 	}
-	c.Replace(r.replaced(r.hook(e.Pos(), "Load", addr(e)), e))
+	c.Replace(r.replaced(r.hook(e.Pos(), load, addr(e), r.site(e, e.Pos())), e))
 }
 
 // write instruments the assignment lhs op= rhs (op is token.ASSIGN for
@@ -241,13 +289,25 @@ func (r *fileRewriter) read(c *astutil.Cursor, e ast.Expr) {
 func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Token) ast.Stmt {
 	lhs = unparen(lhs)
 	tv, ok := r.info.Types[lhs]
-	if !ok || quietType(tv.Type) || !r.sharedMem(lhs) {
+	if !ok || untracked(tv.Type) {
 		return nil
 	}
+	shadow := shadowOnly(tv.Type)
+	if !r.sharedMem(lhs) {
+		if !r.localSliceElem(lhs) {
+			return nil
+		}
+		shadow = true
+	}
+	store, wr := "StoreAt", "WriteAt"
+	if shadow {
+		store, wr = "ShadowStore", "ShadowWrite"
+	}
+	site := r.site(lhs, lhs.Pos())
 	if ix, ok := lhs.(*ast.IndexExpr); ok {
 		if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap {
-			if sideEffectFree(r.info, ix.X) && c.Index() >= 0 {
-				c.InsertBefore(exprStmt(r.hook(lhs.Pos(), "Write", ix.X)))
+			if r.sideEffectFree(ix.X) && c.Index() >= 0 {
+				c.InsertBefore(exprStmt(r.hook(lhs.Pos(), wr, ix.X, site)))
 			}
 			return nil
 		}
@@ -258,36 +318,40 @@ func (r *fileRewriter) write(c *astutil.Cursor, lhs, rhs ast.Expr, op token.Toke
 	if op == token.ASSIGN {
 		var call *ast.CallExpr
 		if rt := r.typeOf(rhs); rt != nil && !isUntyped(rt) && !types.Identical(rt, tv.Type) {
-			call = r.hookInst(lhs.Pos(), "Store", tv.Type, addr(lhs), rhs)
+			call = r.hookInst(lhs.Pos(), store, tv.Type, addr(lhs), rhs, site)
 			if call == nil {
 				return nil
 			}
 		} else {
-			call = r.hook(lhs.Pos(), "Store", addr(lhs), rhs)
+			call = r.hook(lhs.Pos(), store, addr(lhs), rhs, site)
 		}
 		return exprStmt(call)
 	}
-	if !sideEffectFree(r.info, lhs) {
+	if shadowOnly(tv.Type) || !r.sideEffectFree(lhs) {
 		return nil
+	}
+	load := "LoadAt"
+	if shadow {
+		load = "ShadowLoad"
 	}
 	// gc evaluates the calls of x op= f() before it loads x; Load is a
 	// call, evaluated left to right, so f() goes first into a temporary.
 	var pre ast.Stmt
-	if !sideEffectFree(r.info, rhs) && !r.constShift(rhs) && c.Index() >= 0 {
+	if !r.sideEffectFree(rhs) && !r.constShift(rhs) && c.Index() >= 0 {
 		v := ident("gosct_v")
 		pre = &ast.AssignStmt{Lhs: []ast.Expr{v}, Tok: token.DEFINE, Rhs: []ast.Expr{rhs}}
 		rhs = v
 	}
-	old := r.hook(lhs.Pos(), "Load", addr(lhs))
+	old := r.hook(lhs.Pos(), load, addr(lhs), site)
 	if _, isBin := rhs.(*ast.BinaryExpr); isBin {
 		rhs = &ast.ParenExpr{X: rhs}
 	}
 	val := &ast.BinaryExpr{X: old, Op: op, Y: rhs}
-	store := exprStmt(r.hook(lhs.Pos(), "Store", addr(lhs), val))
+	store2 := exprStmt(r.hook(lhs.Pos(), store, addr(lhs), val, site))
 	if pre != nil {
-		return &ast.BlockStmt{List: []ast.Stmt{pre, store}}
+		return &ast.BlockStmt{List: []ast.Stmt{pre, store2}}
 	}
-	return store
+	return store2
 }
 
 // constShift reports a shift of a constant in e (1 << f()): an untyped
@@ -316,7 +380,7 @@ func isUntyped(t types.Type) bool {
 // instrumentedMapIndex reports m[k] on a map whose reads are instrumented
 // (m evaluated twice is the same map).
 func (r *fileRewriter) instrumentedMapIndex(ix *ast.IndexExpr) bool {
-	if !sideEffectFree(r.info, ix.X) {
+	if !r.sideEffectFree(ix.X) {
 		return false
 	}
 	t := r.typeOf(ix.X)
@@ -327,12 +391,21 @@ func (r *fileRewriter) instrumentedMapIndex(ix *ast.IndexExpr) bool {
 	return isMap && r.sharedMem(ix)
 }
 
+// mapReadHook is the hook of a read of map element ix: shadow-only for
+// elements of the types whose variables are.
+func (r *fileRewriter) mapReadHook(ix *ast.IndexExpr) string {
+	if t := r.typeOf(ix); t != nil && shadowOnly(t) {
+		return "ShadowRead"
+	}
+	return "ReadAt"
+}
+
 // commaOKRead is the comma-ok read m[k] with its Read on the map operand,
 // gosct.Then(gosct.Read(m), m)[k]: still an index expression, so it keeps
 // its two values where no statement can go before it (the init of an if
 // or switch, a var declaration).
 func (r *fileRewriter) commaOKRead(ix *ast.IndexExpr) *ast.IndexExpr {
-	m := r.hook(ix.Pos(), "Then", r.hook(ix.Pos(), "Read", ix.X), ix.X)
+	m := r.hook(ix.Pos(), "Then", r.hook(ix.Pos(), r.mapReadHook(ix), ix.X, r.site(ix, ix.Pos())), ix.X)
 	return &ast.IndexExpr{X: m, Lbrack: ix.Lbrack, Index: ix.Index, Rbrack: ix.Rbrack}
 }
 
@@ -348,7 +421,7 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 		// or on the map operand where there is no statement list.
 		if ix, ok := unparen(n.Rhs[0]).(*ast.IndexExpr); ok && r.instrumentedMapIndex(ix) {
 			if c.Index() >= 0 {
-				c.InsertBefore(exprStmt(r.hook(ix.Pos(), "Read", ix.X)))
+				c.InsertBefore(exprStmt(r.hook(ix.Pos(), r.mapReadHook(ix), ix.X, r.site(ix, ix.Pos()))))
 			} else {
 				n.Rhs[0] = r.commaOKRead(ix)
 			}
@@ -374,17 +447,27 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 	for _, l := range n.Lhs {
 		l = unparen(l)
 		tv, ok := r.info.Types[l]
-		if !ok || quietType(tv.Type) || !r.sharedMem(l) || !sideEffectFree(r.info, l) {
+		if !ok || untracked(tv.Type) || !r.sideEffectFree(l) {
 			continue
+		}
+		wr := "WriteAt"
+		if shadowOnly(tv.Type) {
+			wr = "ShadowWrite"
+		}
+		if !r.sharedMem(l) {
+			if !r.localSliceElem(l) {
+				continue
+			}
+			wr = "ShadowWrite"
 		}
 		if ix, ok := l.(*ast.IndexExpr); ok {
 			if _, isMap := r.typeOf(ix.X).Underlying().(*types.Map); isMap {
-				c.InsertBefore(exprStmt(r.hook(l.Pos(), "Write", ix.X)))
+				c.InsertBefore(exprStmt(r.hook(l.Pos(), wr, ix.X, r.site(l, l.Pos()))))
 				continue
 			}
 		}
 		if tv.Addressable() || isStar(l) {
-			c.InsertBefore(exprStmt(r.hook(l.Pos(), "Write", addr(l))))
+			c.InsertBefore(exprStmt(r.hook(l.Pos(), wr, addr(l), r.site(l, l.Pos()))))
 		}
 	}
 }

@@ -1,27 +1,36 @@
 package runtime
 
+import (
+	"sync"
+	"unsafe"
+)
+
 // Atomics (sync/atomic functions and types, sync.Map methods). The
 // operation itself is the real one, performed by the caller right after
 // the scheduling point: Atomic precedes it in the rewritten expression.
 // One goroutine runs at a time, so the operations are sequentially
 // consistent, as the Go memory model specifies for atomics.
+//
+// For the race detector an atomic operation is both an access and a
+// synchronization, as ThreadSanitizer models it (and so Go's -race): the
+// access (atomic, of the operand's size) is checked first, with the
+// goroutine's clock before the operation; then a load acquires the
+// address's clock, a store releases into it (replacing it: the value a
+// later load observes is this store's), and a read-modify-write does
+// both. Atomic accesses never race with each other; against a plain
+// access to an overlapping byte they do.
 
-// Atomic is the scheduling point before an atomic operation on addr (the
-// variable's address, the atomic value's, or the sync.Map).
+// Atomic is the scheduling point before an atomic read-modify-write
+// (Add, Swap, And, Or) on addr (the variable's address, the atomic
+// value's), or before an operation on a sync.Map or sync.Pool.
 //
 //go:norace
 func Atomic(addr any) Token {
 	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
-		e.raceAtomic(addr)
+		e.raceAtomic(addr, accWrite, true, true)
 	}
 	return Token{}
 }
-
-// Then returns v: Then(Atomic(&x), atomic.LoadInt32(&x)) evaluates the
-// scheduling point, then the operation.
-//
-//go:norace
-func Then[T any](_ Token, v T) T { return v }
 
 // AtomicLoad is Atomic for an operation that only reads (atomic.LoadInt32,
 // v.Load(), m.Load(k) on a sync.Map): a goroutine spinning on such loads
@@ -31,7 +40,138 @@ func Then[T any](_ Token, v T) T { return v }
 //go:norace
 func AtomicLoad(addr any) Token {
 	if e, me := enter(); e != nil && e.yield(me, opAtomicLoad) {
-		e.raceAtomic(addr)
+		e.raceAtomic(addr, accRead, true, false)
 	}
 	return Token{}
+}
+
+// AtomicStore is Atomic for a store (atomic.StoreInt32, v.Store(x)).
+//
+//go:norace
+func AtomicStore(addr any) Token {
+	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
+		e.raceAtomic(addr, accWrite, false, true)
+	}
+	return Token{}
+}
+
+// AtomicCAS is Atomic for a compare-and-swap: it acquires; ThenCAS
+// releases when the swap happened (a failed one only loads).
+//
+//go:norace
+func AtomicCAS(addr any) Token {
+	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
+		e.raceAtomic(addr, accWrite, true, false)
+		e.mu.Lock()
+		e.hb.pending = dataPtr(addr)
+		e.mu.Unlock()
+	}
+	return Token{}
+}
+
+// ThenCAS returns swapped, the result of the compare-and-swap after
+// AtomicCAS: a successful swap releases the address's clock.
+//
+//go:norace
+func ThenCAS(_ Token, swapped bool) bool {
+	e := active.Load()
+	if e == nil || e.set.races == racesOff {
+		return swapped
+	}
+	e.mu.Lock()
+	p := e.hb.pending
+	e.hb.pending = nil
+	if swapped && p != nil && !e.over {
+		e.hbRelease(e.cur.Load(), p)
+	}
+	e.mu.Unlock()
+	return swapped
+}
+
+// Then returns v: Then(Atomic(&x), atomic.LoadInt32(&x)) evaluates the
+// scheduling point, then the operation.
+//
+//go:norace
+func Then[T any](_ Token, v T) T { return v }
+
+// PoolPut returns x, which the program puts into a sync.Pool after the
+// scheduling point tok: the Put happens before the Get that returns x
+// (as sync.Pool tells Go's race detector, object by object).
+//
+//go:norace
+func PoolPut(_ Token, x any) any {
+	if e, ok := shadowExec(); ok {
+		if p := dataPtr(x); p != nil {
+			e.mu.Lock()
+			if !e.over {
+				e.hbRelease(e.cur.Load(), poolKey(p))
+			}
+			e.mu.Unlock()
+		}
+	}
+	return x
+}
+
+// PoolGot returns x, which sync.Pool's Get returned after the scheduling
+// point tok: it happens after the Put of x.
+//
+//go:norace
+func PoolGot(_ Token, x any) any {
+	if e, ok := shadowExec(); ok {
+		if p := dataPtr(x); p != nil {
+			e.mu.Lock()
+			if !e.over {
+				e.hbAcquire(e.cur.Load(), poolKey(p))
+			}
+			e.mu.Unlock()
+		}
+	}
+	return x
+}
+
+// poolKey is the sync object of a pooled object: not its address, which
+// the program's own synchronization on the object may use.
+//
+//go:norace
+func poolKey(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, 1) }
+
+// raceAtomic is the detector's side of an atomic operation of kind on
+// addr by the token holder: the atomic access, then an acquire and a
+// release (acquire, release: which of them). A sync.Map is a
+// synchronization object only (every operation acquires and releases
+// it); a sync.Pool is synchronized object by object (PoolPut, PoolGot).
+//
+//go:norace
+func (e *execution) raceAtomic(addr any, kind uint8, acquire, release bool) {
+	e.covMemory(dataPtr(addr), kind == accWrite, true)
+	if !e.hbOn() {
+		return
+	}
+	switch addr.(type) {
+	case *sync.Pool:
+		return
+	case *sync.Map:
+		acquire, release = true, true
+	default:
+		p, size := addrSize(addr)
+		if p == nil {
+			return
+		}
+		e.access(p, size, kind|accAtomic, nil)
+	}
+	p := dataPtr(addr)
+	e.mu.Lock()
+	if !e.over {
+		g := e.cur.Load()
+		if acquire {
+			e.hbAcquire(g, p)
+		}
+		switch {
+		case release && acquire:
+			e.hbRelease(g, p)
+		case release:
+			e.hbReleaseStore(g, p)
+		}
+	}
+	e.mu.Unlock()
 }

@@ -33,6 +33,9 @@ type bug struct {
 	gs []gsnap
 	// key identifies the bug across schedules: kind and sites.
 	key string
+	// more are one-line descriptions of the other bugs of the execution
+	// that the report lists (the other races of a schedule).
+	more []string
 	// reported is set once the schedule's subtest printed the report.
 	reported bool
 	// at is the bug's user location when its constructor knows it (the
@@ -359,6 +362,12 @@ func (b *bug) report() string {
 			if line != "" {
 				s.WriteString("    " + strings.TrimSpace(line) + "\n")
 			}
+		}
+	}
+	if len(b.more) > 0 {
+		fmt.Fprintf(&s, "\nalso in this schedule:\n")
+		for _, m := range b.more {
+			s.WriteString("    " + m + "\n")
 		}
 	}
 	return s.String()

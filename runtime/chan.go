@@ -213,6 +213,7 @@ func Send[E any](c chan<- E, v E) {
 		c <- v // only when released: block forever, as Go does
 		return
 	}
+	e.raceRead(sendKey(c), 1, chanSendSite)
 	e.mu.Lock()
 	cs := e.chanOf(sendKey(c))
 	for {
@@ -409,6 +410,14 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 //go:norace
 func bidi[E any](c <-chan E) chan E { return *(*chan E)(unsafe.Pointer(&c)) }
 
+// A send reads its channel and a close writes it, for the race detector
+// as for Go's: a send and a close that happens-before does not order
+// race. Their sites have no position: the report takes it from the stack.
+var (
+	chanSendSite  = &Site{Expr: "a channel (send)"}
+	chanCloseSite = &Site{Expr: "a channel (close)"}
+)
+
 // Close closes c: the rewriting of close(c).
 //
 //go:norace
@@ -418,6 +427,7 @@ func Close[E any](c chan<- E) {
 		close(c)
 		return
 	}
+	e.raceWrite(sendKey(c), 1, chanCloseSite)
 	e.mu.Lock()
 	cs := e.chanOf(sendKey(c))
 	if cs.closed {

@@ -14,6 +14,7 @@ import (
 func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	serviceSync()
 	e.mu.Lock()
+	e.hbReuse()
 	m := e.newGoroutine(-1, 0)
 	m.goid = goid()
 	m.gp = getg()
@@ -21,6 +22,7 @@ func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	e.main = m
 	e.cur.Store(m)
 	e.mu.Unlock()
+	shadowing = e.set.races != racesOff
 	active.Store(e)
 	returned := false
 	defer func() { e.finishMain(recover(), returned) }()
@@ -81,12 +83,15 @@ func (e *execution) finishMain(r any, returned bool) {
 	}
 	e.raceAtEnd()
 	e.teardown()
+	e.hbRecycle()
 	e.mu.Unlock()
 	// Executions run one after the other: for Go's race detector too,
 	// everything this one's goroutines did happens before the next.
 	goRaceAcquire(unsafe.Pointer(&e.tsanEnd))
 	serviceSync()
-	active.CompareAndSwap(e, nil)
+	if active.CompareAndSwap(e, nil) {
+		shadowing = false
+	}
 	if e.bug != nil && !e.bug.reported {
 		e.bug.reported = true
 		if !e.set.quiet {

@@ -109,7 +109,7 @@ type goroutine struct {
 	detachedWhy string
 	// aborted goroutines were told to exit when the execution was torn down.
 	aborted bool
-	// The goroutine's sync addresses for Go's race detector (race_on.go):
+	// The goroutine's sync addresses for Go's race detector (tsan_on.go):
 	// it releases its clock at tsanSnap before it parks and acquires
 	// tsanInbox, and tsanStart once, when it resumes.
 	tsanSnap, tsanInbox uint8

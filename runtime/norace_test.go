@@ -11,8 +11,8 @@ import (
 
 // Under -race every function of the runtime must be //go:norace, or its
 // accesses to the state the goroutines share would be race reports
-// (race_on.go). Load and Store are the exception: the access they
-// perform is the user's, which the race detector must see.
+// (tsan_on.go). The hooks that perform the user's access (Load, Store
+// and their variants) are the exception: the race detector must see it.
 func TestEveryFunctionIsNorace(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
@@ -26,7 +26,7 @@ func TestEveryFunctionIsNorace(t *testing.T) {
 		}
 		for _, d := range af.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil && (fd.Name.Name == "Load" || fd.Name.Name == "Store") {
+			if !ok || fd.Recv == nil && userAccess[fd.Name.Name] {
 				continue
 			}
 			if !noraceDoc(fd.Doc) {
@@ -35,6 +35,10 @@ func TestEveryFunctionIsNorace(t *testing.T) {
 		}
 	}
 }
+
+// userAccess are the hooks whose access is the user's.
+var userAccess = map[string]bool{"Load": true, "Store": true, "LoadAt": true, "StoreAt": true, "ShadowLoad": true, "ShadowStore": true,
+	"AppendSlice": true, "AppendString": true}
 
 func noraceDoc(g *ast.CommentGroup) bool {
 	if g == nil {

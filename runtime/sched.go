@@ -60,7 +60,7 @@ type settings struct {
 	// accessPoints makes shared-memory accesses (Load, Store, Read, Write)
 	// scheduling points; off, they only feed the race detector (memory.go).
 	accessPoints bool
-	// races is the race detector's mode (race_detect.go).
+	// races is the race detector's mode (detector.go).
 	races raceMode
 	// quiet executions (the minimizer's candidates, minimize.go) keep
 	// their bug to themselves: their subtest does not fail for it.
@@ -117,7 +117,7 @@ const (
 
 // execution is one controlled run of a test function under one schedule.
 type execution struct {
-	mu    rtMutex // invisible to Go's race detector, as cur and progress (race_on.go)
+	mu    rtMutex // invisible to Go's race detector, as cur and progress (tsan_on.go)
 	set   settings
 	strat strategies.Strategy
 	t     *testing.T
@@ -297,6 +297,13 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 	} else if g.state == gDetached {
 		e.cameBack(g)
 		e.setRunnable(g)
+		// It waited in uncontrolled code, for what the detector cannot
+		// see (a response over a socket a handler wrote, a library's
+		// lock or channel): Go's own detector orders every I/O read
+		// after every write (internal/poll's ioSync), so assume it
+		// synchronized with everything so far rather than report a
+		// false race.
+		e.hbJoinAll(g)
 	}
 	if e.aborting {
 		e.mu.Unlock()

@@ -180,6 +180,15 @@ func Select(hasDefault bool, cases ...Case) int {
 	if e == nil || !e.yield(me, opSelect) {
 		return selectReal(hasDefault, cases)
 	}
+	if e.hbOn() {
+		// Go's select reads the channel of each send case it polls
+		// (racing with a close), as a send does.
+		for _, c := range cases {
+			if !c.isNil() && c.isSend() {
+				e.raceRead(c.key(), 1, chanSendSite)
+			}
+		}
+	}
 	e.mu.Lock()
 	var ready []int
 	for {

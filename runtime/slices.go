@@ -3,7 +3,7 @@ package runtime
 // Moving elements within the runtime's slices. Go's copy reports its
 // writes to the race detector from inside Go's runtime, where //go:norace
 // does not reach, so the runtime's shared slices use these loops instead
-// (race_on.go).
+// (tsan_on.go).
 
 // deleteAt removes s[i], clearing the freed slot.
 //

@@ -77,7 +77,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 	}
 	if replayed && b.kind == kindRace {
 		// The detailed re-run knows where the earlier access was.
-		b.message, b.gs = re.bug.message, re.bug.gs
+		b.message, b.gs, b.more = re.bug.message, re.bug.gs, re.bug.more
 	}
 	src := re
 	if !replayed {

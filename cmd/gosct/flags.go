@@ -127,7 +127,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.DurationVar(&o.minimize, "minimize", defaultMinimize, "how long to shrink each new bug's schedule before its trace is written: fewest preemptions, then steps, then goroutines (0: keep the schedule as found)")
 	fs.StringVar(&o.timerEarly, "timer-early", "", "timers due within this much of the work done may fire at any scheduling point, at the strategy's choice; 0: only when every goroutine is blocked (default 1ms)")
 	fs.StringVar(&o.leakGrace, "leak-grace", "", "virtual time the goroutines a test leaves behind go on, timers firing, before the leak check (default 10m)")
-	fs.StringVar(&o.races, "races", "off", "data races: off, report (a race is a bug; every access stays a scheduling point) or sync (scheduling points only at synchronization, stop at the first race)")
+	fs.StringVar(&o.races, "races", "report", "data races: report (the default: a race is a bug; every access stays a scheduling point), off, or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
 	fs.BoolVar(&o.perProcess, "per-process", false, "run every schedule in a fresh process, for tests that cannot run twice in one (package-level state, sync.Once, init goroutines, os.Exit)")

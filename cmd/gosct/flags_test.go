@@ -14,7 +14,7 @@ func TestParseTestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.strategy != "portfolio" || o.schedules != 1000 || o.budget != defaultBudget ||
-		o.depth != 3 || o.races != "off" || o.seedSet || o.json || o.keepGoing || !o.deps || o.depsSet {
+		o.depth != 3 || o.races != "report" || o.seedSet || o.json || o.keepGoing || !o.deps || o.depsSet {
 		t.Errorf("defaults: %+v", o)
 	}
 	if !reflect.DeepEqual(o.packages, []string{"."}) {

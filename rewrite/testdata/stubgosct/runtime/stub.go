@@ -130,6 +130,22 @@ func Then[T any](_ Token, v T) T { return v }
 func Load[T any](p *T) T         { return *p }
 func Store[T any](p *T, v T)     { *p = v }
 
+type Site struct{ Expr, Pos string }
+
+func LoadAt[T any](p *T, s *Site) T         { return *p }
+func StoreAt[T any](p *T, v T, s *Site)     { *p = v }
+func ReadAt(addr any, s *Site) Token        { return Token{} }
+func WriteAt(addr any, s *Site) Token       { return Token{} }
+func ShadowLoad[T any](p *T, s *Site) T     { return *p }
+func ShadowStore[T any](p *T, v T, s *Site) { *p = v }
+func ShadowRead(addr any, s *Site) Token    { return Token{} }
+func ShadowWrite(addr any, s *Site) Token   { return Token{} }
+func AtomicStore(addr any) Token            { return Token{} }
+func AtomicCAS(addr any) Token              { return Token{} }
+func ThenCAS(_ Token, swapped bool) bool    { return swapped }
+func PoolPut(_ Token, x any) any            { return x }
+func PoolGot(_ Token, x any) any            { return x }
+
 func Sleep(d time.Duration)                           { time.Sleep(d) }
 func After(d time.Duration) <-chan time.Time          { return time.After(d) }
 func Tick(d time.Duration) <-chan time.Time           { return time.Tick(d) }
@@ -156,3 +172,11 @@ func WithTimeoutCause(ctx context.Context, d time.Duration, cause error) (contex
 func WithDeadlineCause(ctx context.Context, t time.Time, cause error) (context.Context, context.CancelFunc) {
 	return context.WithDeadlineCause(ctx, t, cause)
 }
+
+func ShadowMapRead[M any](m M, s *Site) M                 { return m }
+func ShadowDeref[T any](p *T, s *Site) *T                 { return p }
+func Copy[E any](dst, src []E, s *Site) int               { return copy(dst, src) }
+func CopyString(dst []byte, src string, s *Site) int      { return copy(dst, src) }
+func AppendTo[S ~[]E, E any](s S, n int, site *Site) S    { return s }
+func AppendSlice[S ~[]E, E any](s S, t []E, site *Site) S { return append(s, t...) }
+func AppendString[S ~[]byte](s S, t string, site *Site) S { return append(s, t...) }

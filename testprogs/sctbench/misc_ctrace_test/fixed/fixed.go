@@ -1,13 +1,16 @@
 // Package fixed is misc.ctrace-test (see the parent directory) with trc_end
 // taking the writer semaphore and unlinking the records from the buckets
-// before it frees them, so no reader can reach a freed record. It must pass
-// in every schedule.
+// before it frees them, so no reader can reach a freed record, and the
+// tracing flag atomic (ctrace reads it without a lock: a benign data race
+// of the original, not its bug). It must pass in every schedule, with no
+// race.
 package fixed
 
 import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // hashSize is the number of buckets of ctrace's thread table.
@@ -32,7 +35,10 @@ func (r *record) check() *record {
 
 // tracer is ctrace's global state.
 type tracer struct {
-	trc         bool // tracing enabled (_trc)
+	// trc is tracing enabled (_trc). ctrace reads it without a lock, a
+	// data race with trc_end's write that the buggy version keeps; here
+	// it is atomic, so that the fixed version has no race at all.
+	trc         atomic.Bool
 	initialised bool
 	out         *strings.Builder // _fp
 	outMu       sync.Mutex       // stdio's own lock on _fp
@@ -44,7 +50,8 @@ type tracer struct {
 }
 
 func newTracer() *tracer {
-	tr := &tracer{trc: true, initialised: true, out: new(strings.Builder)}
+	tr := &tracer{initialised: true, out: new(strings.Builder)}
+	tr.trc.Store(true)
 	tr.hashsem = make(chan struct{}, 1)
 	tr.hashsem <- struct{}{}
 	return tr
@@ -120,7 +127,7 @@ func (tr *tracer) removeThread(tid int) {
 // (trc_trace). Each step looks the record up again under the readers'
 // protocol, as the library does.
 func (tr *tracer) trace(tid int, msg string) {
-	if !tr.trc {
+	if !tr.trc.Load() {
 		return
 	}
 	// trc_varargs
@@ -152,7 +159,7 @@ func (tr *tracer) trace(tid int, msg string) {
 // end is trc_end: switch tracing off, then, as a writer, unlink and free
 // every record.
 func (tr *tracer) end() {
-	tr.trc = false
+	tr.trc.Store(false)
 	tr.semWait()
 	for i := range tr.hash {
 		r := tr.hash[i]

@@ -123,7 +123,11 @@ func newSC() *sc {
 
 func (s *sc) lrand() float64 { return float64(s.rng.next()) / float64(math.MaxInt32) }
 
-func dist(a, b point) float64 {
+// dist is the squared distance of two points. The original passes the
+// points by value, copying their cost and assignment too, which other
+// threads write meanwhile: a data race that is not the bug; here it reads
+// their coordinates only.
+func dist(a, b *point) float64 {
 	r := 0.0
 	for i := 0; i < dim; i++ {
 		d := a.coord[i] - b.coord[i]
@@ -165,7 +169,7 @@ func (s *sc) pspeedy(pts *points, z float64, kcenter *int, pid int, b *barrier) 
 
 	// Create a centre at the first point, assign everything to it.
 	for k := k1; k < k2; k++ {
-		pts.p[k].cost = dist(pts.p[k], pts.p[0]) * pts.p[k].weight
+		pts.p[k].cost = dist(&pts.p[k], &pts.p[0]) * pts.p[k].weight
 		pts.p[k].assign = 0
 	}
 	if pid == 0 {
@@ -190,7 +194,7 @@ func (s *sc) pspeedy(pts *points, z float64, kcenter *int, pid int, b *barrier) 
 				break
 			}
 			for k := k1; k < k2; k++ {
-				d := dist(pts.p[s.i], pts.p[k])
+				d := dist(&pts.p[s.i], &pts.p[k])
 				if d*pts.p[k].weight < pts.p[k].cost {
 					pts.p[k].cost = d * pts.p[k].weight
 					pts.p[k].assign = s.i
@@ -216,7 +220,7 @@ func (s *sc) pspeedy(pts *points, z float64, kcenter *int, pid int, b *barrier) 
 				s.mu.Unlock()
 				s.cond.Broadcast()
 				for k := k1; k < k2; k++ {
-					d := dist(pts.p[s.i], pts.p[k])
+					d := dist(&pts.p[s.i], &pts.p[k])
 					if d*pts.p[k].weight < pts.p[k].cost {
 						pts.p[k].cost = d * pts.p[k].weight
 						pts.p[k].assign = s.i
@@ -233,7 +237,12 @@ func (s *sc) pspeedy(pts *points, z float64, kcenter *int, pid int, b *barrier) 
 		s.cond.Broadcast()
 	}
 	b.wait()
-	s.open = false
+	// Every thread clears open in the original: concurrent writes of the
+	// same value, a data race that is not the bug; here the master does,
+	// and the barrier below orders it before the next pspeedy.
+	if pid == 0 {
+		s.open = false
+	}
 	mytotal := 0.0
 	for k := k1; k < k2; k++ {
 		mytotal += pts.p[k].cost
@@ -319,7 +328,7 @@ func (s *sc) pgain(x int, pts *points, z float64, numcenters *int, pid int, b *b
 	lower := pid * stride     // this thread's "lower" fields
 	glLower := nproc * stride // the global ones
 	for i := k1; i < k2; i++ {
-		xCost := dist(pts.p[i], pts.p[x]) * pts.p[i].weight
+		xCost := dist(&pts.p[i], &pts.p[x]) * pts.p[i].weight
 		currentCost := pts.p[i].cost
 		if xCost < currentCost {
 			// Point i would save cost just by switching to x.
@@ -366,7 +375,7 @@ func (s *sc) pgain(x int, pts *points, z float64, numcenters *int, pid int, b *b
 		for i := k1; i < k2; i++ {
 			closeCenter := s.workMem[glLower+s.centerTable[pts.p[i].assign]] > 0
 			if s.switchMembership[i] || closeCenter {
-				pts.p[i].cost = pts.p[i].weight * dist(pts.p[i], pts.p[x])
+				pts.p[i].cost = pts.p[i].weight * dist(&pts.p[i], &pts.p[x])
 				pts.p[i].assign = x
 			}
 		}
@@ -465,7 +474,7 @@ func (s *sc) pkmedian(pts *points, pid int, b *barrier) float64 {
 
 	myhiz := 0.0
 	for kk := k1; kk < k2; kk++ {
-		myhiz += dist(pts.p[kk], pts.p[0]) * pts.p[kk].weight
+		myhiz += dist(&pts.p[kk], &pts.p[0]) * pts.p[kk].weight
 	}
 	s.hizs[pid] = myhiz
 	b.wait()

@@ -133,10 +133,10 @@ func (rt *jsRuntime) registerScript(name string) {
 
 // gc is js_GC, reduced to its locking and the tables it touches.
 func (rt *jsRuntime) gc(cx *jsContext, kind int) {
-	// Checked without the lock, as in the engine.
-	if rt.state != stateUp && kind != gcLastContext {
-		return
-	}
+	// The engine checks the state without the lock first, and the bug
+	// is that nothing checks it again under the lock. That unlocked check
+	// is a data race of its own, harmless once the state is checked again
+	// here: the fixed version makes only this check.
 	rt.gcLock.Lock()
 	if rt.state != stateUp && kind != gcLastContext {
 		rt.gcLock.Unlock()

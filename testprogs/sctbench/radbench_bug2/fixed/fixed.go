@@ -1,6 +1,10 @@
-// Package fixed is radbench.bug2 (see the parent directory) with the GC
-// reading each context's thread pointer once and using that copy. It must
-// pass in every schedule.
+// Package fixed is radbench.bug2 (see the parent directory) with the
+// worker binding and unbinding its context under the GC lock, and the GC
+// walking the contexts under it too, reading each thread pointer once. The
+// bug is a data race (the walk's check and use of a thread pointer the
+// worker changes without the lock): reading the pointer once stops the
+// crash but not the race, which only the lock ends. It must pass in every
+// schedule, with no race.
 package fixed
 
 import "sync"
@@ -113,13 +117,13 @@ func (rt *jsRuntime) gc(cx *jsContext) {
 		rt.requestDone.Wait()
 	}
 	rt.gcRunning = true
-	rt.gcLock.Unlock()
 
 	// Clear our own thread's free lists.
 	cx.thread.freeLists = nil
 
 	// Clear the other threads' free lists and caches, walking the contexts
-	// without the lock. The thread pointer is read once.
+	// under the lock, which the worker takes to bind or unbind its
+	// context. The thread pointer is read once.
 	for i := 0; i < len(rt.contexts); i++ {
 		acx := rt.contexts[i]
 		th := acx.thread
@@ -132,7 +136,6 @@ func (rt *jsRuntime) gc(cx *jsContext) {
 
 	// Mark and sweep: nothing left to model.
 
-	rt.gcLock.Lock()
 	rt.gcRunning = false
 	rt.gcLevel = 0
 	rt.gcThread = nil
@@ -165,6 +168,10 @@ func Run() {
 
 func worker(rt *jsRuntime, th *jsThread) {
 	cx := rt.newContext(th)
+	rt.gcLock.Lock()
 	setThread(cx, th)
+	rt.gcLock.Unlock()
+	rt.gcLock.Lock()
 	clearThread(cx)
+	rt.gcLock.Unlock()
 }

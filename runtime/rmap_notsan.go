@@ -4,7 +4,7 @@ package runtime
 
 // rmap is a map the runtime's goroutines share. Without -race it is a Go
 // map; under -race, a table Go's race detector does not see
-// (rmap_race.go).
+// (rmap_tsan.go).
 type rmap[K comparable, V any] struct{ m map[K]V }
 
 //go:norace
@@ -21,7 +21,12 @@ func (r *rmap[K, V]) put(k K, v V) {
 //go:norace
 func (r *rmap[K, V]) len() int { return len(r.m) }
 
-// each calls f for every entry, in no particular order.
+// clear empties r, keeping its memory.
+//
+//go:norace
+func (r *rmap[K, V]) clear() { clear(r.m) }
+
+// each calls f for every entry.
 //
 //go:norace
 func (r *rmap[K, V]) each(f func(K, V)) {

@@ -9,7 +9,7 @@ import (
 
 // Under -race, the model's synchronization must create the happens-before
 // edges the real sync objects would: the runtime's own hand-offs create
-// none (race_on.go), so without these a mutex-protected access would be
+// none (tsan_on.go), so without these a mutex-protected access would be
 // reported as a race. They are called by the goroutine that synchronizes.
 
 //go:norace

@@ -83,11 +83,23 @@ func (r *rmap[K, V]) grow() {
 //go:norace
 func (r *rmap[K, V]) len() int { return r.n }
 
-// each calls f for every entry, in no particular order.
+// clear empties r, keeping its memory.
+//
+//go:norace
+func (r *rmap[K, V]) clear() {
+	var zk K
+	var zv V
+	for i := range r.used {
+		r.used[i], r.keys[i], r.vals[i] = false, zk, zv
+	}
+	r.n = 0
+}
+
+// each calls f for every entry.
 //
 //go:norace
 func (r *rmap[K, V]) each(f func(K, V)) {
-	for i := range r.keys {
+	for i := range r.used {
 		if r.used[i] {
 			f(r.keys[i], r.vals[i])
 		}

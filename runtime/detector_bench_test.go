@@ -134,3 +134,25 @@ func BenchmarkExecutionRaces(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExecution3x30Races is BenchmarkExecution3x30 with the detector
+// on: what the detector costs a small program of channels and goroutines,
+// where its per-execution state (clocks, shadow) weighs most.
+func BenchmarkExecution3x30Races(b *testing.B) {
+	s, _ := strategies.New("random", strategies.Options{Seed: 1})
+	for i := 0; i < b.N; i++ {
+		s.NewExecution()
+		set := defaultSettings
+		set.races = racesReport
+		e := newExecution(s, set, nil)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.runTest(nil, func(*testing.T) { program3x30() })
+		}()
+		<-done
+		if e.bug != nil {
+			b.Fatal(e.bug.report())
+		}
+	}
+}

@@ -3,7 +3,7 @@ package runtime
 import "unsafe"
 
 // The happens-before edges of Go's synchronization, for the detector
-// (race_detect.go). Every function is called with the execution's lock
+// (detector.go). Every function is called with the execution's lock
 // held, by the goroutine that synchronizes or on behalf of one that is
 // blocked (a sender completing a waiting receiver's operation moves the
 // receiver's clock: the receiver does nothing in between). The runtime's
@@ -14,15 +14,6 @@ import "unsafe"
 // object, so merging never orders two accesses Go leaves unordered along
 // a mutex's chain, and it is what a Cond signalled twice, an RWMutex's
 // readers or a WaitGroup's Done calls need.
-
-// syncClock returns the clock of the sync object at p.
-//
-//go:norace
-func (e *execution) syncClock(p unsafe.Pointer) *vclock {
-	h := &e.hb
-	v := h.syncs.get(p)
-	return &v
-}
 
 // hbAcquire: g's next events happen after every release on p.
 //
@@ -45,9 +36,35 @@ func (e *execution) hbRelease(g *goroutine, p unsafe.Pointer) {
 	if !e.hbOn() || g == nil {
 		return
 	}
-	v := e.syncClock(p)
+	h := &e.hb
+	v := h.syncs.get(p)
+	data, n := unsafe.SliceData(v), len(v)
+	if v == nil {
+		v = h.newClock()
+	}
 	v.join(*e.vc(g))
-	e.hb.syncs.put(p, *v)
+	if unsafe.SliceData(v) != data || len(v) != n {
+		h.syncs.put(p, v)
+	}
+	e.tick(g)
+}
+
+// hbReleaseStore: g's events so far, and only they, happen before every
+// later acquire on p (an atomic store: a later load observes this
+// store's value, not the earlier ones').
+//
+//go:norace
+func (e *execution) hbReleaseStore(g *goroutine, p unsafe.Pointer) {
+	if !e.hbOn() || g == nil {
+		return
+	}
+	h := &e.hb
+	v := h.syncs.get(p)
+	if v == nil {
+		v = h.newClock()
+	}
+	v.copyFrom(*e.vc(g))
+	h.syncs.put(p, v)
 	e.tick(g)
 }
 
@@ -63,26 +80,6 @@ func (e *execution) raceRelease(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p)
 
 //go:norace
 func (e *execution) raceReleaseMerge(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p) }
-
-// raceAtomic is the detector's hook for an atomic operation on addr (a
-// variable, an atomic value, a sync.Map): atomics are sequentially
-// consistent, so each acquires and releases addr, and never races.
-//
-//go:norace
-func (e *execution) raceAtomic(addr any) {
-	e.covMemory(dataPtr(addr), true, true)
-	if !e.hbOn() {
-		return
-	}
-	p := dataPtr(addr)
-	e.mu.Lock()
-	if !e.over {
-		g := e.cur.Load()
-		e.hbAcquire(g, p)
-		e.hbRelease(g, p)
-	}
-	e.mu.Unlock()
-}
 
 // hbFork: the go statement happens before the child's start.
 //

@@ -14,7 +14,7 @@ import (
 
 // Under -race (go test -race ./runtime, as CI runs it), Go's race detector
 // must see the races of the programs the runtime serializes: the runtime's
-// own hand-offs must not order their accesses (race_on.go). The race-free
+// own hand-offs must not order their accesses (tsan_on.go). The race-free
 // twins run in process under the detector (TestRaceFreePrograms): a false
 // race there fails the test binary.
 
@@ -41,7 +41,7 @@ func TestGoRaceSeesRacyPrograms(t *testing.T) {
 			for _, m := range ms {
 				fn, file, caller := m[1], m[2], m[3]
 				hook := strings.HasPrefix(fn, selfPkg+"Load[") || strings.HasPrefix(fn, selfPkg+"Store[") || strings.HasPrefix(fn, "runtime.map")
-				if !strings.HasSuffix(file, "race_detect_test.go") && !(hook && strings.HasSuffix(caller, "race_detect_test.go")) {
+				if !strings.HasSuffix(file, "detector_test.go") && !(hook && strings.HasSuffix(caller, "detector_test.go")) {
 					t.Errorf("racing access in %s (%s) called from %s: not the program's", fn, file, caller)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 // Without -race, the runtime's lock and atomics are the plain ones and
-// the edges for Go's race detector cost nothing (race_on.go).
+// the edges for Go's race detector cost nothing (tsan_on.go).
 
 //go:norace
 func raceDisable() {}

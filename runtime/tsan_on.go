@@ -18,7 +18,7 @@ import (
 // included) until RaceEnable; the runtime's memory accesses are hidden by
 // //go:norace on every function of the package (norace_test.go)
 // and by keeping Go's own instrumented operations (map access, copy) off
-// the state goroutines share (rmap_race.go, slices.go).
+// the state goroutines share (rmap_tsan.go, slices.go).
 
 //go:norace
 func raceDisable() { runtime.RaceDisable() }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gosct/gosct/internal/wire"
 )
@@ -374,7 +375,7 @@ func TestRacyPrograms(t *testing.T) {
 			t.Setenv(raceProgEnv, name)
 			for _, races := range []string{"report", "sync"} {
 				b := wantBug(t, victim(t, "TestVictimRace", wire.Config{Strategy: "random", Races: races}), "race")
-				if !strings.Contains(b.Message, "data race") || !strings.Contains(b.Report, "race_detect_test.go") {
+				if !strings.Contains(b.Message, "data race") || !strings.Contains(b.Report, "detector_test.go") {
 					t.Errorf("%s: report %q", races, b.Report)
 				}
 			}
@@ -402,7 +403,7 @@ func TestRaceTraceReplays(t *testing.T) {
 		if !r.Replayed {
 			t.Fatalf("not replayed: %+v", r)
 		}
-		if !strings.Contains(r.Message, "race_detect_test.go") || strings.Contains(r.Message, "position recorded in detailed runs") {
+		if !strings.Contains(r.Message, "detector_test.go") || strings.Contains(r.Message, "position recorded in detailed runs") {
 			t.Fatalf("replay does not name the earlier access: %s", r.Message)
 		}
 	}
@@ -442,22 +443,23 @@ func TestRaceDoesNotHideDeeperBug(t *testing.T) {
 	}
 }
 
-// The detector's state is per execution: many executions of a racy-free
-// program that touches many variables keep memory flat.
+// The detector's state is per execution: each starts empty (the last
+// one's is emptied and kept for reuse, detector_reuse.go), and many
+// executions of a race-free program that touches many variables keep
+// memory flat (BenchmarkExecutionRaces).
 func TestRaceStateDropped(t *testing.T) {
-	var last *execution
 	checkWith(t, "random", 50, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
 		e := active.Load()
-		if last != nil && last.hb.vars.len() == 0 {
-			t.Fatal("no shadow state recorded")
+		if n := e.hb.vars.len(); n != 0 {
+			t.Fatalf("%d shadow words carried over into a new execution", n)
 		}
-		if e.hb.vars.len() != 0 {
-			t.Fatal("state carried over into a new execution")
-		}
-		last = e
 		xs := make([]int, 100)
+		heapInts = xs // on the heap: accesses to its own stack are skipped
 		for i := range xs {
 			Store(&xs[i], i)
+		}
+		if n := e.hb.vars.len(); n < 100 {
+			t.Fatalf("%d shadow words for 100 variables written", n)
 		}
 	})
 }
@@ -487,4 +489,81 @@ func TestRaceTimerReset(t *testing.T) {
 		TimerReset(tm, time.Millisecond)
 		Recv(done)
 	})
+}
+
+// Many goroutines reading one variable concurrently (read-shared, one
+// entry per goroutine): the read state grows with the goroutines, not
+// faster.
+func TestRaceManyConcurrentReaders(t *testing.T) {
+	checkWith(t, "random", 20, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		x := 0
+		var wg sync.WaitGroup
+		for i := 0; i < 200; i++ {
+			Add(&wg, 1)
+			Go(func() {
+				_ = Load(&x)
+				Done(&wg)
+			})
+		}
+		Wait(&wg)
+		e := active.Load()
+		e.mu.Lock()
+		v := e.hb.vars.get(uintptr(unsafe.Pointer(&x)) &^ 7)
+		e.mu.Unlock()
+		if v == nil {
+			t.Fatal("no shadow of x")
+		}
+		if n := cap(v.c.rsites); n > 2*201+8 {
+			t.Fatalf("the reads of 200 goroutines keep room for %d", n)
+		}
+	})
+}
+
+// Goroutines started one after the other reuse each other's stacks: their
+// stack variables (captured by closures that do not escape) are at the
+// same addresses, and never race (singleflight's doCall).
+func TestRaceStackReuse(t *testing.T) {
+	if !stackBoundsOK {
+		t.Skip("stack bounds unknown on this platform")
+	}
+	checkWith(t, "random", 200, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		for i := 0; i < 8; i++ {
+			// Nothing orders one goroutine's end before the next's
+			// start: the sleep only lets it run to its end.
+			Go(func() {
+				done := false
+				func() {
+					defer func() { Store(&done, true) }()
+				}()
+			})
+			Sleep(time.Millisecond)
+		}
+	})
+}
+
+// heapInts makes a test's slice escape to the heap.
+var heapInts []int
+
+// A goroutine back from a wait in uncontrolled code (an HTTP client whose
+// handler ran in a goroutine the server started) is ordered after what
+// the goroutines did meanwhile: the synchronization went through code the
+// detector cannot see, and must not produce a false race.
+func TestRaceUncontrolledWait(t *testing.T) {
+	calibrateGstatus()
+	if !gstatusOK {
+		t.Skip("no g status here: detaches wait for the timeout")
+	}
+	x := checkWith(t, "random", 30, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		x := 0
+		ch := make(chan int) // not Chan: uncontrolled
+		go func() {          // not Go: started by uncontrolled code
+			Store(&x, 1)
+			ch <- 1
+		}()
+		<-ch
+		_ = Load(&x)
+	})
+	if x.bugs != 0 {
+		t.Fatalf("%d bugs in %d schedules", x.bugs, x.schedules)
+	}
 }

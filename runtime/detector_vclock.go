@@ -1,6 +1,6 @@
 package runtime
 
-// Vector clocks for the happens-before race detector (race_detect.go).
+// Vector clocks for the happens-before race detector (detector.go).
 // Goroutine ids are small and dense (creation order in the execution), so
 // a clock is a slice indexed by id; a missing entry is 0.
 
@@ -20,9 +20,7 @@ func (v vclock) get(i int) uint32 {
 //
 //go:norace
 func (v *vclock) set(i int, c uint32) {
-	for len(*v) <= i {
-		*v = append(*v, 0)
-	}
+	v.grow(i + 1)
 	(*v)[i] = c
 }
 
@@ -30,14 +28,52 @@ func (v *vclock) set(i int, c uint32) {
 //
 //go:norace
 func (v *vclock) join(w vclock) {
-	for len(*v) < len(w) {
-		*v = append(*v, 0)
-	}
+	v.grow(len(w))
 	x := *v
 	for i, c := range w {
 		if c > x[i] {
 			x[i] = c
 		}
+	}
+}
+
+// grow makes v at least n entries long, the new ones 0. Clocks move
+// between goroutines under the execution's lock, which Go's race detector
+// does not see (docs/races.md): under -race, append's growslice and copy's
+// slicecopy would report their reads and writes of a clock another
+// goroutine made, so clocks are grown and copied by plain loops, which
+// //go:norace keeps unseen.
+//
+//go:norace
+func (v *vclock) grow(n int) {
+	old := *v
+	if n <= len(old) {
+		return
+	}
+	if n <= cap(old) {
+		x := old[:n]
+		for i := len(old); i < n; i++ {
+			x[i] = 0
+		}
+		*v = x
+		return
+	}
+	x := make(vclock, n, max(n, 2*cap(old), 8))
+	for i, c := range old {
+		x[i] = c
+	}
+	*v = x
+}
+
+// copyFrom makes v equal w, in v's memory when it is large enough.
+//
+//go:norace
+func (v *vclock) copyFrom(w vclock) {
+	*v = (*v)[:0]
+	v.grow(len(w))
+	x := *v
+	for i, c := range w {
+		x[i] = c
 	}
 }
 

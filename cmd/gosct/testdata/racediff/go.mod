@@ -1,0 +1,3 @@
+module example.com/racediff
+
+go 1.24

@@ -1,0 +1,5 @@
+package patterns
+
+import "sync"
+
+type syncMutex = sync.Mutex

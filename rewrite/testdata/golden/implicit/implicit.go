@@ -1,0 +1,98 @@
+// Implicit accesses and the types whose variables get shadow-only
+// accesses (race-checked, not scheduling points).
+package implicit
+
+import (
+	"context"
+	"sync/atomic"
+)
+
+type server struct {
+	stopCh  chan struct{}
+	onClose func()
+	ctx     context.Context
+	n       atomic.Int64
+	count   int
+}
+
+func (s *server) start() {
+	s.stopCh = make(chan struct{})
+	s.onClose = func() {}
+	go func() {
+		<-s.stopCh
+		s.onClose()
+	}()
+}
+
+// named results read by a bare return, written by a return with values,
+// where a closure shares them.
+func named() (err error, n int) {
+	done := make(chan bool)
+	go func() {
+		err = nil
+		n++
+		close(done)
+	}()
+	<-done
+	if n > 1 {
+		return nil, n
+	}
+	return
+}
+
+// a range's variables written by the loop where they are shared: with =
+// in any version.
+func assignRange(xs []int) int {
+	var v int
+	go func() { _ = v }()
+	for _, v = range xs {
+	}
+	return v
+}
+
+func atomics(p *int32, s *server) bool {
+	atomic.StoreInt32(p, 1)
+	s.n.Store(2)
+	_ = atomic.AddInt32(p, 1)
+	return atomic.CompareAndSwapInt32(p, 2, 3) && s.n.CompareAndSwap(2, 3)
+}
+
+type IDs []int
+
+// append writes past the slice's length in its array, or reads the slice
+// when it grows: shadow-only, whatever holds the slice.
+func appends(xs IDs, ys []int, b []byte, errs []error, e *myErr) (IDs, []int, []byte, []error) {
+	xs = append(xs, 1, 2)
+	ys = append(ys, xs...)
+	b = append(b, "abc"...)
+	errs = append(errs, e)
+	_ = append(ys)
+	return xs, ys, b, errs
+}
+
+type myErr struct{}
+
+func (*myErr) Error() string { return "" }
+
+type leaf struct{ n int }
+
+func (l leaf) get() int   { return l.n }
+func (l *leaf) set(n int) { l.n = n }
+
+type mid struct{ leaf }
+
+type top struct {
+	mid
+	*leafPtr
+}
+
+type leafPtr struct{ m int }
+
+func (l leafPtr) val() int { return l.m }
+
+// a value-receiver method promoted through embedded fields copies the
+// last one on the path.
+func promoted(p *top) int {
+	p.set(1)
+	return p.get() + p.val() + p.mid.get()
+}

@@ -1,0 +1,130 @@
+package runtime
+
+import "unsafe"
+
+// Executions run one after the other, thousands per test. The detector's
+// state of one (its maps, shadow words and clocks) is emptied when it
+// ends and kept for the next, instead of being made anew: for a small
+// program, making it cost more than checking its accesses. State that
+// grew large is dropped instead, so that one big execution does not make
+// every later one pay for clearing it.
+
+// hbSpare is the emptied state of the last execution that ran the
+// detector.
+type hbSpare struct {
+	vars   rmap[uintptr, *varState]
+	syncs  rmap[unsafe.Pointer, vclock]
+	chans  rmap[unsafe.Pointer, *chanHB]
+	slabs  [][]varState
+	clocks []vclock
+	// vcs and slabList are the memory of hbState.vcs and hbState.slabs.
+	vcs      []vclock
+	slabList [][]varState
+}
+
+var (
+	spareMu rtMutex
+	spare   *hbSpare
+)
+
+// The most shadow words, and clocks, an execution's state may have to be
+// kept.
+const (
+	spareMaxWords  = 1 << 14
+	spareMaxClocks = 1 << 10
+)
+
+// hbRecycle empties the detector state of e, which is over, and keeps it
+// for the next execution. The races found stay (e's report). Lock held.
+//
+//go:norace
+func (e *execution) hbRecycle() {
+	h := &e.hb
+	if e.set.races == racesOff {
+		return
+	}
+	keep := h.vars.len() <= spareMaxWords
+	var s *hbSpare
+	if keep {
+		s = h.spare
+		if s == nil {
+			s = &hbSpare{}
+		}
+		s.vars, s.syncs, s.chans = h.vars, h.syncs, h.chans
+		s.slabs = append(h.free, h.slabs...)
+		s.slabList = h.slabs[:0]
+		s.clocks = h.clocks
+		add := func(v vclock) {
+			if v != nil && len(s.clocks) < spareMaxClocks {
+				s.clocks = append(s.clocks, v[:0])
+			}
+		}
+		for i, v := range h.vcs {
+			add(v)
+			h.vcs[i] = nil
+		}
+		s.vcs = h.vcs[:0]
+		s.syncs.each(func(_ unsafe.Pointer, v vclock) { add(v) })
+		s.vars.clear()
+		s.syncs.clear()
+		s.chans.clear()
+	}
+	// Whatever still refers to e finds empty state, never the spare's.
+	*h = hbState{race: h.race, races: h.races}
+	if keep {
+		spareMu.Lock()
+		spare = s
+		spareMu.Unlock()
+	}
+}
+
+// hbReuse gives a new execution whose detector runs the state the last
+// one left.
+//
+//go:norace
+func (e *execution) hbReuse() {
+	if e.set.races == racesOff {
+		return
+	}
+	spareMu.Lock()
+	s := spare
+	spare = nil
+	spareMu.Unlock()
+	if s == nil {
+		return
+	}
+	h := &e.hb
+	h.vars, h.syncs, h.chans = s.vars, s.syncs, s.chans
+	h.free, h.clocks = s.slabs, s.clocks
+	h.vcs, h.slabs = s.vcs, s.slabList
+	*s = hbSpare{}
+	h.spare = s
+}
+
+// newSlab makes the next slab of shadow words: a kept one, or a new one
+// of a few more words than the last (most executions touch few words).
+//
+//go:norace
+func (h *hbState) newSlab() {
+	if n := len(h.free); n > 0 {
+		h.slab = h.free[n-1]
+		h.free = h.free[:n-1]
+	} else {
+		h.slabSize = min(max(2*h.slabSize, 4), 64)
+		h.slab = make([]varState, h.slabSize)
+	}
+	h.slabs = append(h.slabs, h.slab)
+}
+
+// newClock is an empty clock, with memory kept from an earlier execution
+// if there is some.
+//
+//go:norace
+func (h *hbState) newClock() vclock {
+	if n := len(h.clocks); n > 0 {
+		v := h.clocks[n-1]
+		h.clocks = h.clocks[:n-1]
+		return v
+	}
+	return make(vclock, 0, 8)
+}
