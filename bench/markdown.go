@@ -115,6 +115,7 @@ func (rep *Report) Markdown(w io.Writer) {
 	rep.speed(w, rs)
 	rep.errors(w, rs)
 	rep.comparison(w, rs)
+	rep.Exhaustion(w)
 	if rep.Notes != "" {
 		fmt.Fprintf(w, "%s\n", strings.TrimSpace(rep.Notes))
 	}

@@ -182,7 +182,7 @@ func (c *Config) runOne(ctx context.Context, tmp string, bin *binary, p *Program
 	defer os.RemoveAll(traces)
 	cfg := wire.Config{
 		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: c.Seed,
-		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth,
+		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth, States: s.States,
 		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces,
 	}
 	timeout := 10 * time.Minute

@@ -11,7 +11,7 @@ package runtime
 //
 //go:norace
 func Atomic(addr any) Token {
-	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
+	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
 		e.raceAtomic(addr)
 	}
 	return Token{}
@@ -30,7 +30,7 @@ func Then[T any](_ Token, v T) T { return v }
 //
 //go:norace
 func AtomicLoad(addr any) Token {
-	if e, me := enter(); e != nil && e.yield(me, opAtomicLoad) {
+	if e, me := enter(); e != nil && e.yieldAny(me, opAtomicLoad, addr) {
 		e.raceAtomic(addr)
 	}
 	return Token{}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // runTest runs the test function body as the test goroutine (logical id 0)
@@ -57,6 +59,7 @@ func (e *execution) finishMain(r any, returned bool) {
 	default:
 		// returned, or t.FailNow/SkipNow: let the others run to the end.
 		e.mainDone = true
+		e.addExtra(strategies.OpWrite, unsafe.Pointer(&testObj))
 		e.setState(m, gDone)
 		e.handOff(m)
 		e.mu.Unlock()
@@ -72,6 +75,9 @@ func (e *execution) finishMain(r any, returned bool) {
 		}
 	}
 	e.raceAtEnd()
+	if eu, ok := e.strat.(strategies.EventUser); ok && e.events {
+		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fairSince > 0, Uncontrolled: e.uncontrolled})
+	}
 	e.teardown()
 	e.mu.Unlock()
 	// Executions run one after the other: for Go's race detector too,

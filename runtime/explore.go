@@ -107,7 +107,7 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		if c.Strategy == "" {
 			c.Strategy = strategies.DefaultStrategy // named in events and traces
 		}
-		s, err := strategies.New(c.Strategy, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth})
+		s, err := strategies.New(c.Strategy, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth, States: c.States})
 		if err != nil {
 			return nil, err
 		}

@@ -25,7 +25,7 @@ type Token struct{}
 // Load reads *p: the rewriting of a read of a shared variable.
 func Load[T any](p *T) T {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yield(me, opRead) {
+		if e.set.accessPoints && !e.yieldMem(me, opRead, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
 			return *p
 		}
 		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p))
@@ -36,7 +36,7 @@ func Load[T any](p *T) T {
 // Store writes v to *p: the rewriting of x = v for a shared variable.
 func Store[T any](p *T, v T) {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yield(me, opWrite) {
+		if e.set.accessPoints && !e.yieldMem(me, opWrite, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
 			*p = v
 			return
 		}
@@ -52,7 +52,7 @@ func Store[T any](p *T, v T) {
 //go:norace
 func Read(addr any) Token {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yield(me, opRead) {
+		if e.set.accessPoints && !e.yieldAny(me, opRead, addr) {
 			return Token{}
 		}
 		e.raceRead(dataPtr(addr), 0)
@@ -66,7 +66,7 @@ func Read(addr any) Token {
 //go:norace
 func Write(addr any) Token {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yield(me, opWrite) {
+		if e.set.accessPoints && !e.yieldAny(me, opWrite, addr) {
 			return Token{}
 		}
 		e.raceWrite(dataPtr(addr), 0)

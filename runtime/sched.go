@@ -159,6 +159,16 @@ type execution struct {
 	// for Go's race detector when they exit (finishMain).
 	tsanEnd uint8
 
+	// events is set when the strategy asked for events (events.go):
+	// extra holds what the step running now did beyond its operation,
+	// evAcc and evEnds back e.pt.Events.
+	events bool
+	states bool // Point.State is wanted: st numbers the objects (states.go)
+	st     stTracker
+	extra  []strategies.Access
+	evAcc  []strategies.Access
+	evEnds []int
+
 	chans rmap[unsafe.Pointer, *chanState]
 	clock clock
 	sync  syncState
@@ -176,6 +186,11 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	}
 	e.clock.init()
 	e.sync.init()
+	if eu, ok := strat.(strategies.EventUser); ok {
+		w := eu.Wants()
+		e.events = w&(strategies.WantEvents|strategies.WantStates) != 0
+		e.states = w&strategies.WantStates != 0
+	}
 	return e
 }
 
@@ -254,6 +269,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 			e.idle.Store(0)
 			e.cur.Store(g)
 			e.idleSince = time.Time{}
+			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			e.mu.Unlock()
 			return e, g
 		}
@@ -331,6 +347,7 @@ func (e *execution) setState(g *goroutine, s gstate) {
 		if e.set.detailed {
 			e.noteUncontrolled("uncontrolled code", "G"+itoa(g.id)+" ran in uncontrolled code after "+g.op.String(), g.where)
 		}
+		e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 	}
 	g.state = s
 }
@@ -354,6 +371,9 @@ func (e *execution) ready(g *goroutine) {
 //go:norace
 func (e *execution) yield(me *goroutine, op opKind) bool {
 	me.op = op
+	if e.states {
+		me.stack = stackHash()
+	}
 	if e.set.detailed {
 		me.where = callerPos()
 	}
@@ -493,6 +513,13 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		e.pt.Current = me.id
 	}
 	e.pt.Yield = yielded
+	if e.events {
+		e.describeChoices()
+		e.pt.Last = strategies.Event{Acc: e.extra}
+	}
+	if e.states {
+		e.pt.State = e.signature()
+	}
 	if e.set.detailed {
 		e.pt.Ops = e.pt.Ops[:0]
 		for _, id := range ch {
@@ -508,10 +535,16 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 	} else {
 		i = e.fairChoice(n)
 	}
+	e.extra = e.extra[:0]
 	if i < 0 || i >= n {
 		i = 0
 	}
 	id := ch[i]
+	e.gs[id].nsteps++
+	if e.states && i < len(e.pt.Events) {
+		// The step about to run may change the objects it names.
+		e.st.touchAcc(e.pt.Events[i].Acc)
+	}
 	if e.gs[id].op.mutates() {
 		e.lastProgress = e.steps
 	}
@@ -546,6 +579,7 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 			e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: "select case " + itoa(r), Pos: me.where})
 		}
 	}
+	e.pt.Events, e.pt.Last = nil, strategies.Event{}
 	i := e.strategyNext()
 	if i < 0 || i >= len(ready) {
 		i = 0
@@ -609,16 +643,19 @@ func (e *execution) handOff(me *goroutine) {
 			return
 		}
 		if e.pollAll() {
+			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			continue
 		}
 		e.reapDetached()
 		if e.ndetached == 0 && e.clock.advance(e) {
+			e.addExtra(strategies.OpBarrier, nil)
 			continue
 		}
 		if e.waitExternal() {
 			return // the watchdog waits for uncontrolled code
 		}
 		if e.clock.advance(e) {
+			e.addExtra(strategies.OpBarrier, nil)
 			continue
 		}
 		e.quiesce(me)
@@ -738,6 +775,7 @@ func (e *execution) pollEager() {
 		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
 			e.fedByUncontrolled(g)
 			e.setRunnable(g)
+			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 		}
 	}
 }

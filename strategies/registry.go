@@ -35,6 +35,10 @@ type Options struct {
 	// Threads and Steps are initial estimates of PCT's n and k; PCT refines
 	// them from the executions it has seen.
 	Threads, Steps int
+	// States makes dpor match states (the stateful variant of seed 002):
+	// opt-in, unsound where the runtime's state signature is not the
+	// whole state.
+	States bool
 }
 
 // Info describes a strategy to the programs that offer it: the command
