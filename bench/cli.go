@@ -146,7 +146,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			rep.source += fmt.Sprintf(", started %s, %.0f s wall", rep.Started, rep.WallS)
 		}
 		rep.source += "; do not edit by hand, rerun it."
-		if err := writeSection(*exhaustion, exhaustionBegin, exhaustionEnd, rep.Exhaustion); err != nil {
+		if err := writeSection(*exhaustion, exhaustionBegin, exhaustionEnd, rep.Notes, rep.Exhaustion); err != nil {
 			return fail(err)
 		}
 	}

@@ -193,9 +193,10 @@ const (
 )
 
 // writeSection replaces what lies between the markers begin and end in
-// the file (or appends the markers) with what render writes, with the
-// command line that made it.
-func writeSection(file, begin, end string, render func(io.Writer)) error {
+// the file with what render writes; a file without the markers gets them
+// before the text before (the reading the full report ends with), or at
+// its end.
+func writeSection(file, begin, end, before string, render func(io.Writer)) error {
 	old, err := os.ReadFile(file)
 	if err != nil && !os.IsNotExist(err) {
 		return err
@@ -206,9 +207,15 @@ func writeSection(file, begin, end string, render func(io.Writer)) error {
 	doc := string(old)
 	i := strings.Index(doc, begin)
 	j := strings.Index(doc, end)
+	k := -1
+	if before = strings.TrimSpace(before); before != "" {
+		k = strings.Index(doc, before)
+	}
 	switch {
 	case i >= 0 && j > i:
 		doc = doc[:i] + body + doc[j+len(end):]
+	case k >= 0:
+		doc = doc[:k] + body + "\n\n" + doc[k:]
 	default:
 		if doc != "" && !strings.HasSuffix(doc, "\n") {
 			doc += "\n"

@@ -115,7 +115,11 @@ func (rep *Report) Markdown(w io.Writer) {
 	rep.speed(w, rs)
 	rep.errors(w, rs)
 	rep.comparison(w, rs)
-	rep.Exhaustion(w)
+	if len(rep.exhaustiveCols()) >= 2 {
+		fmt.Fprintf(w, "%s\n", exhaustionBegin)
+		rep.Exhaustion(w)
+		fmt.Fprintf(w, "%s\n\n", exhaustionEnd)
+	}
 	if rep.Notes != "" {
 		fmt.Fprintf(w, "%s\n", strings.TrimSpace(rep.Notes))
 	}

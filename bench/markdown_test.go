@@ -178,7 +178,7 @@ func TestExhaustion(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "results.md")
 	os.WriteFile(f, []byte("# results\n\nbefore\n"), 0o644)
 	for i := 0; i < 2; i++ {
-		if err := writeSection(f, exhaustionBegin, exhaustionEnd, rep.Exhaustion); err != nil {
+		if err := writeSection(f, exhaustionBegin, exhaustionEnd, "", rep.Exhaustion); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -212,7 +212,8 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 		if vt != nil && vt.ch != nil {
 			dst = e.acc(dst, stChan, strategies.OpTimer, chanKey((<-chan time.Time)(vt.ch)), 0)
 		}
-	case opCancel, opUncontrolled, opNone:
+	case opCancel, opUncontrolled, opNone, opNumGoroutine:
+		// runtime.NumGoroutine observes every go statement and exit.
 		dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
 	}
 	for _, o := range g.holds {
