@@ -287,7 +287,16 @@ func (e *execution) objHash(o *stObj) uint64 {
 		}
 		return h
 	case stOnce:
-		st := e.sync.once((*sync.Once)(o.p))
+		// Not created here: creating a Once's state has effects (the
+		// Onces carried between executions), and a Do not yet run has
+		// the state the real Once says.
+		st := e.sync.onces.get((*sync.Once)(o.p))
+		if st == nil {
+			st = &onceState{}
+			if realOnceDone((*sync.Once)(o.p)) && !e.in.fresh.has((*sync.Once)(o.p)) {
+				st.state = onceDone
+			}
+		}
 		return mix(mix(uint64(st.state), gid(st.runner)), idSetHash(st.waiters))
 	case stCond:
 		st := e.sync.cond((*sync.Cond)(o.p))
