@@ -65,6 +65,11 @@ func (rep *Report) Exhaustion(w io.Writer) {
 	}
 	exhausted := map[string]int{}
 	var ratios []float64
+	// onlyDPOR: programs dpor exhausted and dfs did not; statesRuns: the
+	// schedules of dpor and dpor-states where both exhausted a program.
+	onlyDPOR, both := 0, 0
+	var statesRuns [2]int
+	var savedMax float64
 	var rows [][]string
 	n := 0
 	for _, p := range rep.Programs {
@@ -76,12 +81,24 @@ func (rep *Report) Exhaustion(w io.Writer) {
 		for _, c := range cols {
 			r := rs.Get(p.Dir, c)
 			row = append(row, exhaustCell(r, rep.Schedules))
-			if r != nil && r.Exhausted && r.Err == "" && !r.Found {
+			if proved(r) {
 				exhausted[c]++
 			}
 		}
-		if a, b := rs.Get(p.Dir, "dfs"), rs.Get(p.Dir, "dpor"); a != nil && b != nil && a.Exhausted && b.Exhausted && b.Schedules > 0 {
+		a, b, c := rs.Get(p.Dir, "dfs"), rs.Get(p.Dir, "dpor"), rs.Get(p.Dir, "dpor-states")
+		if proved(a) && proved(b) && b.Schedules > 0 {
 			ratios = append(ratios, float64(a.Schedules)/float64(b.Schedules))
+		}
+		if a != nil && !proved(a) && proved(b) {
+			onlyDPOR++
+		}
+		if proved(b) && proved(c) {
+			both++
+			statesRuns[0] += b.Schedules
+			statesRuns[1] += c.Schedules
+			if b.Schedules > 0 {
+				savedMax = max(savedMax, 1-float64(c.Schedules)/float64(b.Schedules))
+			}
 		}
 		rows = append(rows, row)
 	}
@@ -94,6 +111,13 @@ func (rep *Report) Exhaustion(w io.Writer) {
 		sort.Float64s(ratios)
 		fmt.Fprintf(w, " Where both dfs and dpor exhausted a program (%d), dfs ran a median %.1f times as many schedules (from %.1f to %.0f).",
 			len(ratios), ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
+	}
+	if onlyDPOR > 0 {
+		fmt.Fprintf(w, " dpor exhausted %d programs dfs did not.", onlyDPOR)
+	}
+	if both > 0 && statesRuns[0] > 0 {
+		fmt.Fprintf(w, " Where both dpor and dpor-states exhausted a program (%d), dpor-states ran %d schedules to dpor's %d (%.0f%% fewer; at most %.0f%% fewer on one program).",
+			both, statesRuns[1], statesRuns[0], 100*(1-float64(statesRuns[1])/float64(statesRuns[0])), 100*savedMax)
 	}
 	fmt.Fprintf(w, "\n\n")
 	table(w, append([]string{"correct program"}, cols...), rows)
@@ -138,6 +162,11 @@ func (rep *Report) Exhaustion(w io.Writer) {
 	}
 	table(w, append([]string{"buggy program"}, cols...), rows)
 	fmt.Fprintf(w, "\n")
+}
+
+// proved reports whether r exhausted its search without a bug or an error.
+func proved(r *Result) bool {
+	return r != nil && r.Exhausted && r.Err == "" && !r.Found
 }
 
 // Covers lists the buggy programs on which strategy a found a bug and b
