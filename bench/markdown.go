@@ -116,6 +116,11 @@ func (rep *Report) Markdown(w io.Writer) {
 	rep.minimized(w)
 	rep.errors(w, rs)
 	rep.comparison(w, rs)
+	if len(rep.exhaustiveCols()) >= 2 {
+		fmt.Fprintf(w, "%s\n", exhaustionBegin)
+		rep.Exhaustion(w)
+		fmt.Fprintf(w, "%s\n\n", exhaustionEnd)
+	}
 	if rep.Notes != "" {
 		fmt.Fprintf(w, "%s\n", strings.TrimSpace(rep.Notes))
 	}

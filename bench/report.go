@@ -19,8 +19,11 @@ type Report struct {
 	Machine    string        `json:"machine"`
 	Started    string        `json:"started"`
 	// WallS is the whole benchmark's wall time, builds included.
-	WallS float64   `json:"wall_s"`
-	List  []*Result `json:"results"`
+	WallS float64 `json:"wall_s"`
+	// source, if set, says in a section written on its own (--exhaustion)
+	// what made it.
+	source string
+	List   []*Result `json:"results"`
 	// Notes is markdown appended to the report (the human reading of the
 	// figures).
 	Notes string `json:"-"`

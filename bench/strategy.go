@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,8 @@ type Strategy struct {
 	// Strategy and Depth go into the runtime's configuration.
 	Strategy string
 	Depth    int
+	// States is dpor's state matching (the "dpor-states" column).
+	States bool
 	// CountBuggy runs the whole schedule limit, not stopping at the first
 	// bug, to measure the fraction of buggy schedules: for the sampling
 	// strategies (random, PCT), as the paper reports it for the
@@ -42,13 +45,20 @@ func DefaultStrategies() []string {
 			cols = append(cols, n)
 		}
 	}
+	if i := slices.Index(cols, "dpor"); i >= 0 {
+		cols = slices.Insert(cols, i+1, "dpor-states")
+	}
 	return append(cols, strategies.DefaultStrategy)
 }
 
 // ParseStrategy turns a column name into a Strategy: the name of a
-// registered strategy, or "pctD" for PCT with depth D ("pct" is PCT with
-// the default depth, column pct3).
+// registered strategy, "pctD" for PCT with depth D ("pct" is PCT with
+// the default depth, column pct3), or "dpor-states" for dpor --states.
 func ParseStrategy(name string) (Strategy, error) {
+	if name == "dpor-states" {
+		// dpor matching states (--states): a column of its own.
+		return Strategy{Name: name, Strategy: "dpor", States: true}, nil
+	}
 	base, depth := name, 0
 	if d, err := strconv.Atoi(strings.TrimPrefix(name, "pct")); strings.HasPrefix(name, "pct") && err == nil && d >= 1 && "pct"+strconv.Itoa(d) == name {
 		base, depth = "pct", d

@@ -26,7 +26,7 @@ import (
 //
 //go:norace
 func Atomic(addr any) Token {
-	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
+	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
 		e.raceAtomic(addr, accWrite, true, true)
 	}
 	return Token{}
@@ -39,7 +39,7 @@ func Atomic(addr any) Token {
 //
 //go:norace
 func AtomicLoad(addr any) Token {
-	if e, me := enter(); e != nil && e.yield(me, opAtomicLoad) {
+	if e, me := enter(); e != nil && e.yieldAny(me, opAtomicLoad, addr) {
 		e.raceAtomic(addr, accRead, true, false)
 	}
 	return Token{}
@@ -49,7 +49,7 @@ func AtomicLoad(addr any) Token {
 //
 //go:norace
 func AtomicStore(addr any) Token {
-	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
+	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
 		e.raceAtomic(addr, accWrite, false, true)
 	}
 	return Token{}
@@ -60,7 +60,7 @@ func AtomicStore(addr any) Token {
 //
 //go:norace
 func AtomicCAS(addr any) Token {
-	if e, me := enter(); e != nil && e.yield(me, opAtomic) {
+	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
 		e.raceAtomic(addr, accWrite, true, false)
 		e.mu.Lock()
 		e.hb.pending = dataPtr(addr)

@@ -252,3 +252,26 @@ func BenchmarkInputs(b *testing.B) {
 		e.setInputs(freshInputs(1, i, false))
 	}
 }
+
+// BenchmarkExecutionSystematic is BenchmarkExecution3x30 under the
+// systematic strategies (a new search whenever one is exhausted): dpor's
+// cost per execution includes describing every step and analysing the
+// execution's races at its end.
+func BenchmarkExecutionSystematic(b *testing.B) {
+	for _, name := range []string{"dfs", "dpor"} {
+		b.Run(name, func(b *testing.B) {
+			s, _ := strategies.New(name, strategies.Options{})
+			searches := 1
+			for i := 0; i < b.N; i++ {
+				if st, ok := s.(strategies.Status); ok && st.Exhausted() {
+					s, _ = strategies.New(name, strategies.Options{})
+					searches++
+				}
+				if e := runExec(s, program3x30); e.bug != nil {
+					b.Fatal(e.bug.report())
+				}
+			}
+			b.ReportMetric(float64(b.N)/float64(searches), "execs/search")
+		})
+	}
+}

@@ -24,6 +24,9 @@ import (
 type chanState struct {
 	recvq, sendq waitq
 	closed       bool
+	// vals hashes the buffered values in order, for state signatures
+	// (kept only when they are wanted).
+	vals []uint64
 	// owned channels were made by instrumented code in this execution.
 	owned bool
 }
@@ -202,7 +205,7 @@ func tryRecv[E any](c <-chan E) (v E, ok, got bool) {
 //go:norace
 func Send[E any](c chan<- E, v E) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opSend) {
+	if e == nil || !e.yieldOn(me, opSend, sendKey(c)) {
 		c <- v
 		return
 	}
@@ -232,6 +235,7 @@ func Send[E any](c chan<- E, v E) {
 		if sent, p := trySend(c, v); sent || p != nil {
 			if sent {
 				e.hbSend(me, sendKey(c), cap(c))
+				e.pushed(cs, valueHash(&v))
 			}
 			e.mu.Unlock()
 			if p != nil {
@@ -252,6 +256,7 @@ func Send[E any](c chan<- E, v E) {
 			}
 			if sent {
 				e.hbSend(me, sendKey(c), cap(c))
+				e.pushed(cs, valueHash(&v))
 			}
 			if sent || p != nil {
 				cs.sendq.remove(w)
@@ -307,7 +312,7 @@ func Recv2[E any](c <-chan E) (E, bool) { return recv(c) }
 //go:norace
 func recv[E any](c <-chan E) (E, bool) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opRecv) {
+	if e == nil || !e.yieldOn(me, opRecv, chanKey(c)) {
 		v, ok := <-c
 		return v, ok
 	}
@@ -327,6 +332,9 @@ func recv[E any](c <-chan E) (E, bool) {
 		}
 		if v, ok, got := tryRecv(c); got {
 			e.hbRecv(me, chanKey(c), cap(c), ok)
+			if ok {
+				e.popped(cs)
+			}
 			e.mu.Unlock()
 			return v, ok
 		}
@@ -337,6 +345,9 @@ func recv[E any](c <-chan E) (E, bool) {
 			x, ok, got := tryRecv(c)
 			if got {
 				e.hbRecv(me, chanKey(c), cap(c), ok)
+				if ok {
+					e.popped(cs)
+				}
 				v, w.ok, w.done = x, ok, true
 				cs.recvq.remove(w)
 			}
@@ -388,6 +399,8 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 		if x, okx, gotx := tryRecv(c); gotx {
 			v, ok = x, okx
 			e.hbRecv(me, chanKey(c), cap(c), okx)
+			e.popped(cs)
+			e.pushed(cs, valueHash(&sv))
 			tsanAbsorb(w.g) // before the real send that releases its value
 			trySend((chan<- E)(bidi(c)), sv)
 			tsanRelay(w.g) // its send completes after this receive
@@ -423,7 +436,7 @@ var (
 //go:norace
 func Close[E any](c chan<- E) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opClose) || c == nil {
+	if e == nil || !e.yieldOn(me, opClose, sendKey(c)) || c == nil {
 		close(c)
 		return
 	}
@@ -467,7 +480,7 @@ func tryClose[E any](c chan<- E) (p any) {
 //go:norace
 func Len[E any](c <-chan E) int {
 	if e, me := enter(); e != nil {
-		e.yield(me, opLen)
+		e.yieldOn(me, opLen, chanKey(c))
 	}
 	return len(c)
 }

@@ -79,7 +79,7 @@ func (e *execution) lockModel(me *goroutine, k lockerKind, p unsafe.Pointer) boo
 //go:norace
 func CondWait(c *sync.Cond) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opCondWait) {
+	if e == nil || !e.yieldOn(me, opCondWait, ptrOf(c)) {
 		c.Wait()
 		return
 	}
@@ -140,6 +140,7 @@ func (e *execution) wake(c *sync.Cond, w *syncWaiter) {
 			st.waiters.add(w.g)
 			w.g.waitObj = "mutex held by " + gname(st.holder)
 			w.g.op = opLock
+			w.g.ev = evRecord{obj: unsafe.Pointer(m)} // its next step takes L
 			return
 		}
 	}
@@ -152,7 +153,7 @@ func (e *execution) wake(c *sync.Cond, w *syncWaiter) {
 //go:norace
 func Signal(c *sync.Cond) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opSignal) {
+	if e == nil || !e.yieldOn(me, opSignal, ptrOf(c)) {
 		c.Signal()
 		return
 	}
@@ -175,7 +176,7 @@ func Signal(c *sync.Cond) {
 //go:norace
 func Broadcast(c *sync.Cond) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opBroadcast) {
+	if e == nil || !e.yieldOn(me, opBroadcast, ptrOf(c)) {
 		c.Broadcast()
 		return
 	}

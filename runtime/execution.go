@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // runTest runs the test function body as the test goroutine (logical id 0)
@@ -64,6 +66,7 @@ func (e *execution) finishMain(r any, returned bool) {
 		// for the grace period (time.go).
 		e.mainDone = true
 		e.clock.returned, e.clock.returnedAt = true, e.clock.now
+		e.addExtra(strategies.OpWrite, unsafe.Pointer(&testObj))
 		e.setState(m, gDone)
 		if e.set.detailed {
 			e.stepExited(m, false)
@@ -82,6 +85,9 @@ func (e *execution) finishMain(r any, returned bool) {
 		}
 	}
 	e.raceAtEnd()
+	if eu, ok := e.strat.(strategies.EventUser); ok && e.events {
+		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fairSince > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.earlyWithheld})
+	}
 	e.teardown()
 	e.hbRecycle()
 	e.mu.Unlock()

@@ -92,6 +92,17 @@ type goroutine struct {
 	// opObj is the object of the operation in progress (a mutex, a
 	// channel), set by its hook: a step that blocks names it.
 	opObj unsafe.Pointer
+	// ev is what op touches, for the strategies that use events
+	// (events.go); holds are the Onces whose function the goroutine
+	// runs: any of its steps may be the one that ends it.
+	ev    evRecord
+	holds []unsafe.Pointer
+	// stack hashes the call sites at the goroutine's last scheduling
+	// point and nsteps counts the steps it took, for state signatures
+	// (states.go).
+	stack  uint64
+	nsteps int
+	named  int // the step whose event last named objects (states.go)
 	// waitObj names what a blocked goroutine waits on, for reports.
 	waitObj string
 	// poll, for a goroutine blocked on an object that uncontrolled code can

@@ -69,7 +69,7 @@ func (e *execution) releaseMutex(st *mutexState) {
 //go:norace
 func Lock(m *sync.Mutex) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opLock) {
+	if e == nil || !e.yieldOn(me, opLock, ptrOf(m)) {
 		m.Lock()
 		return
 	}
@@ -88,7 +88,7 @@ func Lock(m *sync.Mutex) {
 //go:norace
 func TryLock(m *sync.Mutex) bool {
 	e, me := enter()
-	if e == nil || !e.yield(me, opLock) {
+	if e == nil || !e.yieldTry(me, opLock, ptrOf(m)) {
 		return m.TryLock()
 	}
 	e.mu.Lock()
@@ -108,7 +108,7 @@ func TryLock(m *sync.Mutex) bool {
 //go:norace
 func Unlock(m *sync.Mutex) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opUnlock) {
+	if e == nil || !e.yieldOn(me, opUnlock, ptrOf(m)) {
 		unlockLeftover(m)
 		return
 	}

@@ -122,7 +122,7 @@ func (e *execution) rwRUnlock(me *goroutine, st *rwState) string {
 //go:norace
 func RWLock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opRWLock) {
+	if e == nil || !e.yieldOn(me, opRWLock, ptrOf(rw)) {
 		rw.Lock()
 		return
 	}
@@ -142,7 +142,7 @@ func RWLock(rw *sync.RWMutex) {
 //go:norace
 func RWTryLock(rw *sync.RWMutex) bool {
 	e, me := enter()
-	if e == nil || !e.yield(me, opRWLock) {
+	if e == nil || !e.yieldTry(me, opRWLock, ptrOf(rw)) {
 		return rw.TryLock()
 	}
 	e.mu.Lock()
@@ -166,7 +166,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 //go:norace
 func RWUnlock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opRWUnlock) {
+	if e == nil || !e.yieldOn(me, opRWUnlock, ptrOf(rw)) {
 		rwUnlockLeftover(rw)
 		return
 	}
@@ -184,7 +184,7 @@ func RWUnlock(rw *sync.RWMutex) {
 //go:norace
 func RLock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opRLock) {
+	if e == nil || !e.yieldOn(me, opRLock, ptrOf(rw)) {
 		rw.RLock()
 		return
 	}
@@ -203,7 +203,7 @@ func RLock(rw *sync.RWMutex) {
 //go:norace
 func TryRLock(rw *sync.RWMutex) bool {
 	e, me := enter()
-	if e == nil || !e.yield(me, opRLock) {
+	if e == nil || !e.yieldTry(me, opRLock, ptrOf(rw)) {
 		return rw.TryRLock()
 	}
 	e.mu.Lock()
@@ -223,7 +223,7 @@ func TryRLock(rw *sync.RWMutex) bool {
 //go:norace
 func RUnlock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opRUnlock) {
+	if e == nil || !e.yieldOn(me, opRUnlock, ptrOf(rw)) {
 		rUnlockLeftover(rw)
 		return
 	}

@@ -116,7 +116,7 @@ func realOnceDone(o *sync.Once) bool {
 //go:norace
 func Do(o *sync.Once, f func()) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opOnce) {
+	if e == nil || !e.yieldOn(me, opOnce, ptrOf(o)) {
 		o.Do(f)
 		return
 	}
@@ -152,10 +152,12 @@ func Do(o *sync.Once, f func()) {
 		return
 	}
 	st.state, st.runner = onceRunning, me
+	me.holds = append(me.holds, unsafe.Pointer(o))
 	e.mu.Unlock()
 	defer func() {
 		// f returned, panicked or called runtime.Goexit: done.
 		e.mu.Lock()
+		me.holds = me.holds[:len(me.holds)-1]
 		st.state, st.runner = onceDone, nil
 		e.release(ptrOf(o))
 		for _, w := range st.waiters {

@@ -142,6 +142,9 @@ type execution struct {
 	// of each charge and the time charged, which a replay applies again.
 	charged bool
 	charges []charge
+	// earlyWithheld: a timer could have fired early, and the strategy,
+	// an EventUser, was not offered it (strategies.End.EarlyTimers).
+	earlyWithheld bool
 	// replayCharges, when replaying, are the recorded charges to apply
 	// instead of measuring real time (never nil then).
 	replayCharges []charge
@@ -215,6 +218,16 @@ type execution struct {
 	// for Go's race detector when they exit (finishMain).
 	tsanEnd uint8
 
+	// events is set when the strategy asked for events (events.go):
+	// extra holds what the step running now did beyond its operation,
+	// evAcc and evEnds back e.pt.Events.
+	events bool
+	states bool // Point.State is wanted: st numbers the objects (states.go)
+	st     stTracker
+	extra  []strategies.Access
+	evAcc  []strategies.Access
+	evEnds []int
+
 	chans rmap[unsafe.Pointer, *chanState]
 	// contexts are the contexts instrumented code made, by Done channel,
 	// for the leak check (context.go, leak.go).
@@ -244,6 +257,11 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	}
 	e.clock.init()
 	e.sync.init()
+	if eu, ok := strat.(strategies.EventUser); ok {
+		w := eu.Wants()
+		e.events = w&(strategies.WantEvents|strategies.WantStates) != 0
+		e.states = w&strategies.WantStates != 0
+	}
 	return e
 }
 
@@ -330,6 +348,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 			e.idle.Store(0)
 			e.cur.Store(g)
 			e.idleSince = time.Time{}
+			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			e.mu.Unlock()
 			return e, g
 		}
@@ -407,6 +426,7 @@ func (e *execution) setState(g *goroutine, s gstate) {
 		if e.set.detailed {
 			e.noteUncontrolled("uncontrolled code", "G"+itoa(g.id)+" ran in uncontrolled code after "+g.op.String(), g.where)
 		}
+		e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 	}
 	g.state = s
 }
@@ -430,6 +450,9 @@ func (e *execution) ready(g *goroutine) {
 //go:norace
 func (e *execution) yield(me *goroutine, op opKind) bool {
 	me.op = op
+	if e.states {
+		me.stack = stackHash()
+	}
 	if e.set.detailed {
 		where(me)
 	}
@@ -575,6 +598,13 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			starved = starved || e.steps-g.chosenAt > e.set.fairAfter
 		}
 		early := e.clock.early(e)
+		if early != nil && e.events {
+			// dpor (an EventUser) has no model of a timer firing at
+			// its choice: it explores the synctest rule only, and
+			// says so (End.EarlyTimers).
+			e.earlyWithheld = true
+			early = nil
+		}
 		if early != nil {
 			ch = append(ch, strategies.Clock)
 			if e.clock.offered == 0 {
@@ -610,6 +640,13 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.pt.Current = me.id
 		}
 		e.pt.Yield = yielded
+		if e.events {
+			e.describeChoices()
+			e.pt.Last = strategies.Event{Acc: e.extra}
+		}
+		if e.states {
+			e.pt.State = e.signature()
+		}
 		if e.set.detailed {
 			e.pt.Ops = e.pt.Ops[:0]
 			for _, id := range ch[:n] {
@@ -632,10 +669,18 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		} else {
 			i = e.fairChoice(len(ch))
 		}
+		e.extra = e.extra[:0]
 		if i < 0 || i >= len(ch) {
 			i = 0
 		}
 		id := ch[i]
+		if id != strategies.Clock {
+			e.gs[id].nsteps++
+		}
+		if e.states && i < len(e.pt.Events) {
+			// The step about to run may change the objects it names.
+			e.st.touchAcc(e.pt.Events[i].Acc)
+		}
 		e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current), strategies.Preempts(&e.pt, i)})
 		if e.set.detailed {
 			e.ops = append(e.ops, e.pt.Ops[i])
@@ -687,6 +732,7 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 		}
 	}
 	e.pt.Where = nil
+	e.pt.Events, e.pt.Last = nil, strategies.Event{}
 	i := e.strategyNext()
 	if i < 0 || i >= len(ready) {
 		i = 0
@@ -753,16 +799,19 @@ func (e *execution) handOff(me *goroutine) {
 			return
 		}
 		if e.pollAll() {
+			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			continue
 		}
 		e.reapDetached()
 		if e.ndetached == 0 && e.clock.advance(e) {
+			e.addExtra(strategies.OpBarrier, nil)
 			continue
 		}
 		if e.waitExternal() {
 			return // the watchdog waits for uncontrolled code
 		}
 		if e.clock.advance(e) {
+			e.addExtra(strategies.OpBarrier, nil)
 			continue
 		}
 		e.quiesce(me)
@@ -886,6 +935,7 @@ func (e *execution) pollEager() {
 		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
 			e.fedByUncontrolled(g)
 			e.setRunnable(g)
+			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 		}
 	}
 }

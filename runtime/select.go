@@ -27,6 +27,9 @@ type Case interface {
 	// finish completes a case fired while blocked; recv cases copy ok.
 	finish(w *waiter)
 	isSend() bool
+	// buffered notes, for state signatures, what a case that went
+	// through the real channel did to its buffer. Lock held.
+	buffered(e *execution, cs *chanState)
 	reflectCase() reflect.SelectCase
 	setRecv(v reflect.Value, ok bool)
 }
@@ -67,6 +70,7 @@ func (r *RecvCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	ok, p := r.try()
 	if ok {
 		e.hbCase(e.cur.Load(), r)
+		e.caseDone(r)
 	}
 	return ok, p
 }
@@ -87,6 +91,13 @@ func (r *RecvCase[E]) waiter(g *goroutine, s *selectState, idx int) *waiter {
 
 //go:norace
 func (r *RecvCase[E]) finish(w *waiter) { r.OK = w.ok }
+
+//go:norace
+func (r *RecvCase[E]) buffered(e *execution, cs *chanState) {
+	if r.OK {
+		e.popped(cs)
+	}
+}
 
 //go:norace
 func (r *RecvCase[E]) reflectCase() reflect.SelectCase {
@@ -145,6 +156,7 @@ func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	ok, p := s.try()
 	if ok {
 		e.hbCase(e.cur.Load(), s)
+		e.caseDone(s)
 	}
 	return ok, p
 }
@@ -159,6 +171,9 @@ func (s *SendCase[E]) waiter(g *goroutine, st *selectState, idx int) *waiter {
 
 //go:norace
 func (s *SendCase[E]) finish(w *waiter) {}
+
+//go:norace
+func (s *SendCase[E]) buffered(e *execution, cs *chanState) { e.pushed(cs, valueHash(&s.v)) }
 
 //go:norace
 func (s *SendCase[E]) reflectCase() reflect.SelectCase {
@@ -177,7 +192,7 @@ func (s *SendCase[E]) setRecv(reflect.Value, bool) {}
 //go:norace
 func Select(hasDefault bool, cases ...Case) int {
 	e, me := enter()
-	if e == nil || !e.yield(me, opSelect) {
+	if e == nil || !e.yieldSelect(me, cases) {
 		return selectReal(hasDefault, cases)
 	}
 	if e.hbOn() {
@@ -224,6 +239,7 @@ func Select(hasDefault bool, cases ...Case) int {
 			}
 			if ok {
 				e.hbCase(me, c)
+				e.caseDone(c)
 				e.mu.Unlock()
 				return i
 			}
@@ -361,6 +377,7 @@ func (e *execution) pollSelect(me *goroutine, cases []Case, ws []*waiter, st *se
 		ok, p := c.try()
 		if ok {
 			e.hbCase(me, c) // a receive relays what it acquired to me (hbRecv)
+			e.caseDone(c)
 		}
 		if ok || p != nil {
 			st.fired = i

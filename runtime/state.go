@@ -72,7 +72,7 @@ func (x *explorer) saveState(running bool) {
 	}
 	st := &wire.State{
 		Package: x.c.Package, Test: x.t.Name(), Strategy: x.c.Strategy, Seed: x.c.Seed,
-		Bound: x.c.Bound, Depth: x.c.Depth, Races: x.c.Races, Shard: x.c.Shard, Shards: x.c.Shards,
+		Bound: x.c.Bound, Depth: x.c.Depth, States: x.c.States, Races: x.c.Races, Shard: x.c.Shard, Shards: x.c.Shards,
 		TimerEarly: x.c.TimerEarly, LeakGrace: x.c.LeakGrace,
 		Schedules: x.schedules, Bugs: x.bugsBefore + x.bugs, Exhausted: x.exhausted, Running: running,
 		Search: bytes.TrimSpace(buf.Bytes()),

@@ -24,6 +24,10 @@ func checkWith(t *testing.T, strategy string, n int, set func(*settings), body f
 
 // outcomes explores body exhaustively and returns the sorted set of the
 // strings it returned.
+//
+// Every program is also explored with dpor, which must reach exactly the
+// outcomes dfs reaches, in no more schedules (the differential test of
+// partial-order reduction).
 func outcomes(t *testing.T, body func(t *testing.T) string) []string {
 	t.Helper()
 	seen := map[string]bool{}
@@ -31,6 +35,12 @@ func outcomes(t *testing.T, body func(t *testing.T) string) []string {
 	t.Logf("%d schedules", x.schedules)
 	if !x.exhausted {
 		t.Fatalf("dfs did not finish in %d schedules (bugs %d)", x.schedules, x.bugs)
+	}
+	reduced := map[string]bool{}
+	xp := check(t, "dpor", 200000, func(t *testing.T) { reduced[body(t)] = true })
+	if !xp.exhausted || strings.Join(keys(reduced), ",") != strings.Join(keys(seen), ",") || xp.schedules > x.schedules {
+		t.Errorf("dpor: %d schedules (exhausted %v), outcomes %v; dfs: %d schedules, outcomes %v",
+			xp.schedules, xp.exhausted, keys(reduced), x.schedules, keys(seen))
 	}
 	return keys(seen)
 }

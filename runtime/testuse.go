@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"runtime/debug"
 	"testing"
+	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // T precedes a call through t that writes to the test's output or changes
@@ -25,6 +28,7 @@ func T(t *testing.T) *testing.T {
 	}
 	e.mu.Lock()
 	e.noteReport(t)
+	e.addExtra(strategies.OpRead, unsafe.Pointer(&testObj))
 	if e.mainDone && me != e.main && !e.aborting {
 		e.abortLocked(me, e.lateUseBug(me, debug.Stack()))
 	}

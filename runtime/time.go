@@ -603,6 +603,9 @@ func runtimeSend[E any](e *execution, c chan E, v E) bool {
 	raceDisable()
 	sent, _ := trySend((chan<- E)(c), v)
 	raceEnable()
+	if sent {
+		e.pushed(cs, valueHash(&v))
+	}
 	return sent
 }
 

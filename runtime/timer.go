@@ -67,6 +67,10 @@ func Sleep(d time.Duration) {
 	// No scheduling point before blocking: registering a timer is not
 	// visible to other goroutines, and blocking hands the token on anyway.
 	me.op = opSleep
+	me.ev = evRecord{}
+	if e.states {
+		me.stack = stackHash()
+	}
 	if e.set.detailed {
 		where(me)
 	}
@@ -236,12 +240,12 @@ func modelTicker(t *time.Ticker) (*execution, *goroutine, *vtimer) {
 //go:norace
 func TimerStop(t *time.Timer) bool {
 	e, me, vt := modelTimer(t)
-	if vt == nil || !e.yield(me, opTimer) {
+	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
 		return realTimerStop(t)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.clock.stop(vt)
+	return e.clock.stop(e, vt)
 }
 
 // TimerReset is t.Reset(d): it reports whether the timer had been active.
@@ -250,12 +254,12 @@ func TimerStop(t *time.Timer) bool {
 //go:norace
 func TimerReset(t *time.Timer, d time.Duration) bool {
 	e, me, vt := modelTimer(t)
-	if vt == nil || !e.yield(me, opTimer) {
+	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
 		return realTimerReset(t, d)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	active := e.clock.stop(vt)
+	active := e.clock.stop(e, vt)
 	goRaceReleaseMerge(timerKey(vt))
 	e.hbRelease(me, timerKey(vt))
 	e.clock.arm(e, vt, d)
@@ -268,12 +272,12 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 //go:norace
 func TickerStop(tk *time.Ticker) {
 	e, me, vt := modelTicker(tk)
-	if vt == nil || !e.yield(me, opTimer) {
+	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
 		tk.Stop() // the real method; a no-op on a ticker it did not make
 		return
 	}
 	e.mu.Lock()
-	e.clock.stop(vt)
+	e.clock.stop(e, vt)
 	e.mu.Unlock()
 }
 
@@ -286,7 +290,7 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 		panic("non-positive interval for Ticker.Reset")
 	}
 	e, me, vt := modelTicker(tk)
-	if vt == nil || !e.yield(me, opTimer) {
+	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
 		if initialized(reflect.ValueOf(tk).Elem(), "initTicker") {
 			tk.Reset(d)
 		}
@@ -294,7 +298,7 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.clock.stop(vt)
+	e.clock.stop(e, vt)
 	vt.period = d
 	e.clock.arm(e, vt, d)
 }
@@ -302,10 +306,11 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 // stop disarms vt; true if it was active. Lock held.
 //
 //go:norace
-func (c *clock) stop(vt *vtimer) bool {
+func (c *clock) stop(e *execution, vt *vtimer) bool {
 	active := c.disarm(vt)
 	if vt.kind == tkChan && drain(vt.ch) {
 		active = true
+		e.popped(e.chanOf(chanKey((<-chan time.Time)(vt.ch))))
 	}
 	return active
 }

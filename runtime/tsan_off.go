@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // Without -race, the runtime's lock and atomics are the plain ones and
@@ -82,3 +84,6 @@ func goNeutral(f func()) { go f() }
 
 //go:norace
 func (e *execution) strategyNext() int { return e.strat.Next(&e.pt) }
+
+//go:norace
+func (e *execution) strategyEnd(eu strategies.EventUser, end strategies.End) { eu.EndExecution(end) }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // Under -race (docs/races.md, "Go's race detector"), the runtime must be
@@ -285,6 +287,13 @@ func (e *execution) strategyNext() int {
 	var i int
 	onService(func() { i = e.strat.Next(&e.pt) }, false)
 	return i
+}
+
+// strategyEnd tells an EventUser that the execution ended.
+//
+//go:norace
+func (e *execution) strategyEnd(eu strategies.EventUser, end strategies.End) {
+	onService(func() { eu.EndExecution(end) }, false)
 }
 
 // goNeutral starts f in a goroutine that is ordered after none of the

@@ -44,7 +44,7 @@ const (
 //go:norace
 func Add(wg *sync.WaitGroup, delta int) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opWaitGroup) {
+	if e == nil || !e.yieldOn(me, opWaitGroup, ptrOf(wg)) {
 		addLeftover(wg, delta)
 		return
 	}
@@ -71,7 +71,7 @@ func Add(wg *sync.WaitGroup, delta int) {
 	st.zeroing = true
 	nw := len(st.waiters)
 	e.mu.Unlock()
-	if !e.yield(me, opWaitGroup) {
+	if !e.yieldOn(me, opWaitGroup, ptrOf(wg)) {
 		return
 	}
 	e.mu.Lock()
@@ -97,7 +97,7 @@ func Done(wg *sync.WaitGroup) { Add(wg, -1) }
 //go:norace
 func Wait(wg *sync.WaitGroup) {
 	e, me := enter()
-	if e == nil || !e.yield(me, opWait) {
+	if e == nil || !e.yieldOn(me, opWait, ptrOf(wg)) {
 		wg.Wait()
 		return
 	}
@@ -139,7 +139,7 @@ func WaitGroupGo(wg *sync.WaitGroup, f func()) {
 		f()
 	}
 	e, me := enter()
-	if e == nil || !e.yield(me, opWaitGroup) {
+	if e == nil || !e.yieldOn(me, opWaitGroup, ptrOf(wg)) {
 		addLeftover(wg, 1)
 		go body()
 		return

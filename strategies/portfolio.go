@@ -18,15 +18,25 @@ import (
 // find).
 //
 // Members: random, db (bound Options.Bound, default 3), pct d=3, pct d=2,
-// pct d=1, and guided search when there is a guide (Options.Guide), each
-// with its own seed derived from Options.Seed. The rotation
-// is weighted by how many SCTBench bugs each found early (random 27 within
-// 2 schedules, PCT d=3 the most within 100,000, PCT d=1 the fewest): a
-// cycle of 8 executions is random, db, pct d=3, random, pct d=2, random,
-// pct d=3, pct d=1. db is cheap to include: its state is one small record per
-// branching point, and it is called only on its turns, so it explores its
-// schedules in its own order; when it is exhausted it leaves the rotation.
-// A PCT member learns n and k from its own executions only.
+// pct d=1, dpor, and guided search when there is a guide (Options.Guide),
+// each with its own seed derived from Options.Seed. The
+// rotation is weighted by how many SCTBench bugs each found early (random
+// 27 within 2 schedules, PCT d=3 the most within 100,000, PCT d=1 the
+// fewest): a cycle of 10 executions is random, db, pct d=3, dpor, random,
+// pct d=2, random, pct d=3, pct d=1, dpor. db is cheap to include: its
+// state is one small record per branching point, and it is called only on
+// its turns, so it explores its schedules in its own order; when it is
+// exhausted it leaves the rotation. A PCT member learns n and k from its
+// own executions only.
+//
+// dpor is there for the tests that are correct, most of a real suite:
+// it runs one schedule per Mazurkiewicz trace, so on a small test it has
+// explored them all after a few dozen turns, and then no schedule can
+// find anything the portfolio has not seen: the portfolio stops, with the
+// test proved within the model, where it would otherwise run every
+// schedule of its limit. Its turns also find bugs (more SCTBench bugs
+// than dfs within the same limit, docs/results.md). It is unbounded here,
+// whatever Options.Bound says (that is db's), and matches no states.
 type Portfolio struct {
 	members []member
 	cycle   []int // rotation: indices into members
@@ -54,19 +64,21 @@ func NewPortfolio(o Options) *Portfolio {
 	}
 	pct := func(d int) func(*Options) { return func(o *Options) { o.Depth = d } }
 	newPCT := func(o Options) Strategy { return NewPCT(o) }
-	p := &Portfolio{cur: -1, turn: -1, cycle: []int{0, 1, 2, 0, 3, 0, 2, 4}, members: []member{
+	unbounded := func(o *Options) { o.Bound, o.States = 0, false }
+	p := &Portfolio{cur: -1, turn: -1, cycle: []int{0, 1, 2, 5, 0, 3, 0, 2, 4, 5}, members: []member{
 		{name: "random", s: mk(0, func(o Options) Strategy { return NewRandom(o) }, nil)},
 		{name: "db", s: mk(1, func(o Options) Strategy { return NewDB(o) }, nil)},
 		{name: "pct d=3", s: mk(2, newPCT, pct(3))},
 		{name: "pct d=2", s: mk(3, newPCT, pct(2))},
 		{name: "pct d=1", s: mk(4, newPCT, pct(1))},
+		{name: "dpor", s: mk(6, func(o Options) Strategy { return NewDPOR(o) }, unbounded)},
 	}}
 	if o.Guide != "" {
 		// With a guide, guided search takes the third turn of
-		// every nine: deep bugs in long tests with many goroutines
+		// every eleven: deep bugs in long tests with many goroutines
 		// that take no part in them, which the others rarely reach.
 		p.members = append(p.members, member{name: "guided", s: mk(5, func(o Options) Strategy { return NewGuided(o) }, nil)})
-		p.cycle = []int{0, 1, 5, 2, 0, 3, 0, 2, 4}
+		p.cycle = []int{0, 1, 6, 2, 5, 0, 3, 0, 2, 4, 5}
 	}
 	return p
 }
@@ -85,8 +97,13 @@ func deriveSeed(seed int64, i int) int64 {
 }
 
 // NewExecution hands the next execution to the next member still in the
-// rotation.
+// rotation. Once a member has proved the test (dpor exhausted without
+// anything that makes it incomplete), every schedule is equivalent to
+// one it ran and the portfolio ends.
 func (p *Portfolio) NewExecution() bool {
+	if p.proved() {
+		return false
+	}
 	if p.cur >= 0 && !p.Owned() {
 		// A probe of a sharded member (shard.go) is not one of the
 		// portfolio's executions: the member takes its turn again.
@@ -107,6 +124,9 @@ func (p *Portfolio) NewExecution() bool {
 			return true
 		}
 		m.out = true
+		if p.proved() {
+			return false
+		}
 	}
 	return false
 }
@@ -158,17 +178,57 @@ func (p *Portfolio) Status() string {
 		}
 		parts = append(parts, s)
 	}
-	return fmt.Sprintf("%d schedules; ", p.runs) + strings.Join(parts, "; ")
+	head := fmt.Sprintf("%d schedules; ", p.runs)
+	if p.proved() {
+		head = fmt.Sprintf("exhausted: %d schedules, dpor explored every trace; ", p.runs)
+	}
+	return head + strings.Join(parts, "; ")
 }
 
-// Exhausted is true only when every member is, which random never is.
+// Exhausted is true when a member proved the test (see NewExecution);
+// otherwise only when every member is, which random never is.
 func (p *Portfolio) Exhausted() bool {
+	if p.proved() {
+		return true
+	}
 	for _, m := range p.members {
 		if !m.out {
 			return false
 		}
 	}
 	return true
+}
+
+// proved reports whether a member explored every schedule up to
+// equivalence.
+func (p *Portfolio) proved() bool {
+	for _, m := range p.members {
+		if pr, ok := m.s.(interface{ Proved() bool }); ok && pr.Proved() {
+			return true
+		}
+	}
+	return false
+}
+
+// Wants asks the runtime for what the member of the current execution
+// needs (events on dpor's turns only).
+func (p *Portfolio) Wants() Wants {
+	if p.cur >= 0 {
+		if eu, ok := p.members[p.cur].s.(EventUser); ok {
+			return eu.Wants()
+		}
+	}
+	return 0
+}
+
+// EndExecution tells the member of the current execution, if it uses
+// events.
+func (p *Portfolio) EndExecution(end End) {
+	if p.cur >= 0 {
+		if eu, ok := p.members[p.cur].s.(EventUser); ok {
+			eu.EndExecution(end)
+		}
+	}
 }
 
 // savedPortfolio is the saved state of a Portfolio: where the rotation is,

@@ -16,12 +16,12 @@ func TestPortfolioRotates(t *testing.T) {
 		order = append(order, p.Member())
 		fig1().run(p, 1000)
 	}
-	want := "random,db,pct d=3,random,pct d=2,random,pct d=3,pct d=1,random,db"
+	want := "random,db,pct d=3,dpor,random,pct d=2,random,pct d=3,pct d=1,dpor"
 	if got := strings.Join(order, ","); got != want {
 		t.Fatalf("rotation %s, want %s", got, want)
 	}
 	st := p.Status()
-	for _, m := range []string{"random: 4", "db: 2 (bound 0", "pct d=3: 2 (d=3", "pct d=2: 1", "pct d=1: 1"} {
+	for _, m := range []string{"random: 3", "db: 1 (bound 0", "pct d=3: 2 (d=3", "pct d=2: 1", "pct d=1: 1", "dpor: 2 (2 schedules"} {
 		if !strings.Contains(st, m) {
 			t.Errorf("status %q lacks %q", st, m)
 		}
@@ -29,9 +29,10 @@ func TestPortfolioRotates(t *testing.T) {
 }
 
 func TestPortfolioDropsExhaustedMember(t *testing.T) {
-	// indep(2,2) has 6 schedules: db exhausts after its executions (the
-	// same number as alone) and the rotation goes on without it.
-	alone := len(explore(t, indep(2, 2), NewDB(Options{}), 1000))
+	// writers(5): db exhausts after its executions (the same number as
+	// alone) and the rotation goes on without it; dpor, with 120 traces
+	// to explore, is still at it.
+	alone := len(explore(t, writers(5), NewDB(Options{}), 1000))
 	p := NewPortfolio(Options{Seed: 1})
 	dbRuns := 0
 	for i := 0; i < 400; i++ {
@@ -41,7 +42,7 @@ func TestPortfolioDropsExhaustedMember(t *testing.T) {
 		if p.Member() == "db" {
 			dbRuns++
 		}
-		indep(2, 2).run(p, 1000)
+		writers(5).run(p, 1000)
 	}
 	if dbRuns != alone || alone >= 40 {
 		t.Fatalf("db ran %d times in the portfolio, %d alone", dbRuns, alone)
@@ -77,7 +78,7 @@ func TestPortfolioFindsFig2(t *testing.T) {
 }
 
 func TestNewKnowsAll(t *testing.T) {
-	for _, n := range []string{"random", "pct", "dfs", "pb", "db", "dfsrb", "portfolio"} {
+	for _, n := range []string{"random", "pct", "dfs", "pb", "db", "dfsrb", "dpor", "portfolio"} {
 		s, err := New(n, Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -91,12 +92,37 @@ func TestNewKnowsAll(t *testing.T) {
 	}
 }
 
+func TestPortfolioStopsWhenProved(t *testing.T) {
+	// indep(2,2) is one trace: dpor explores it on its first turn (the
+	// fourth execution), and then no schedule can show anything new.
+	p := NewPortfolio(Options{Seed: 1})
+	outs := explore(t, indep(2, 2), p, 1000)
+	if len(outs) != 4 || !p.Exhausted() || p.NewExecution() {
+		t.Fatalf("%d executions, exhausted %v; want the portfolio to stop after dpor's first", len(outs), p.Exhausted())
+	}
+	if st := p.Status(); !strings.Contains(st, "dpor: 1 (exhausted: 1 schedules)") {
+		t.Errorf("status %q", st)
+	}
+	// Not when dpor could not see everything: a step without an event
+	// (uncontrolled code) keeps it from proving anything.
+	p = NewPortfolio(Options{Seed: 1})
+	n := 0
+	for ; n < 40 && p.NewExecution(); n++ {
+		q := indep(2, 2)
+		q.uncontrolled = true
+		q.run(p, 1000)
+	}
+	if n != 40 || p.Exhausted() {
+		t.Fatalf("portfolio stopped after %d executions though dpor's were not all under control", n)
+	}
+}
+
 func TestPortfolioResume(t *testing.T) {
-	// indep(2,2): db is exhausted (out of the rotation) within the run,
+	// writers(5): db is exhausted (out of the rotation) within the run,
 	// so "out" and the rotation must survive the save.
 	mk := func() Strategy { return NewPortfolio(Options{Seed: 5}) }
-	checkResume(t, mk, func() *prog { return indep(2, 2) }, 300, 0, 1, 3, 8, 9, 33, 150, 299, 300)
-	if p := mk().(*Portfolio); len(explore(t, indep(2, 2), p, 300)) != 300 || !p.members[1].out {
+	checkResume(t, mk, func() *prog { return writers(5) }, 300, 0, 1, 3, 8, 9, 33, 150, 299, 300)
+	if p := mk().(*Portfolio); len(explore(t, writers(5), p, 300)) != 300 || !p.members[1].out {
 		t.Fatal("db is not out of the rotation after 300 executions: the test does not cover it")
 	}
 	checkResume(t, mk, fig2, 100, 13, 50)
@@ -111,7 +137,7 @@ func TestPortfolioResume(t *testing.T) {
 	}
 }
 
-// With a guide, guided search is a member: the third of every nine
+// With a guide, guided search is a member: the third of every eleven
 // executions, the only ones that ask for positions; it finds reorder's
 // bug at its first turn; the portfolio saves and loads it.
 func TestPortfolioWithGuide(t *testing.T) {
@@ -129,7 +155,7 @@ func TestPortfolioWithGuide(t *testing.T) {
 			first = i
 		}
 	}
-	want := "random,db,guided,pct d=3,random,pct d=2,random,pct d=3,pct d=1,random,db,guided"
+	want := "random,db,guided,pct d=3,dpor,random,pct d=2,random,pct d=3,pct d=1,dpor,random"
 	if got := strings.Join(order, ","); got != want {
 		t.Fatalf("rotation %s, want %s", got, want)
 	}

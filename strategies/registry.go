@@ -41,6 +41,10 @@ type Options struct {
 	// Backtrack caps guided search's backtrack points per key sequence
 	// (default DefaultBacktrack).
 	Backtrack int
+	// States makes dpor match states (the stateful variant of seed 002):
+	// opt-in, unsound where the runtime's state signature is not the
+	// whole state.
+	States bool
 }
 
 // Info describes a strategy to the programs that offer it: the command

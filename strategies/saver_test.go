@@ -8,9 +8,11 @@ import (
 
 func TestSaveResume(t *testing.T) {
 	makers := map[string]func() Strategy{
-		"dfs": func() Strategy { return NewDFS(Options{}) },
-		"pb":  func() Strategy { return NewPB(Options{Bound: 2}) },
-		"db":  func() Strategy { return NewDB(Options{Bound: 2}) },
+		"dfs":          func() Strategy { return NewDFS(Options{}) },
+		"pb":           func() Strategy { return NewPB(Options{Bound: 2}) },
+		"db":           func() Strategy { return NewDB(Options{Bound: 2}) },
+		"dpor":         func() Strategy { return NewDPOR(Options{}) },
+		"dpor bound 1": func() Strategy { return NewDPOR(Options{Bound: 1}) },
 	}
 	for name, mk := range makers {
 		full := explore(t, fig2(), mk(), 1000000)

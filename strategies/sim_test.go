@@ -2,6 +2,8 @@ package strategies
 
 import (
 	"fmt"
+	"hash/fnv"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,10 @@ type op struct {
 	do    func(s *sim, t *thread)
 	cases int  // > 1: a select with this many ready cases
 	yield bool // the step is runtime.Gosched
+	// acc is the step's event, for the strategies that use events
+	// (dpor); a thread's last step also writes its done object, which
+	// join reads.
+	acc []Access
 }
 
 type prog struct {
@@ -49,6 +55,12 @@ type prog struct {
 	// set.
 	locate bool
 	file   string
+	// goOn: a failed assertion does not end the execution, so that every
+	// execution is complete (for comparing traces).
+	goOn bool
+	// uncontrolled: the executions report code outside the runtime's
+	// control (End.Uncontrolled).
+	uncontrolled bool
 }
 
 type sim struct {
@@ -58,6 +70,7 @@ type sim struct {
 	locks   map[int]int // lock -> holder+1
 	fail    string
 	sched   []string // one entry per step: "T1:b" or "T1:sel=2"
+	evs     []simStep
 	points  int
 	lastCas int
 }
@@ -65,6 +78,8 @@ type sim struct {
 // outcome of one execution.
 type outcome struct {
 	schedule string
+	class    string // the Mazurkiewicz trace of the schedule (classKey)
+	final    string // the state it ended in
 	failed   bool
 	deadlock bool
 }
@@ -77,7 +92,13 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 	cur := 0
 	yielded := false
 	pt := &Point{}
-	for steps := 0; s.fail == "" && steps < maxSteps; steps++ {
+	eu, _ := st.(EventUser)
+	events := eu != nil && eu.Wants()&WantEvents != 0
+	states := eu != nil && eu.Wants()&WantStates != 0
+	names := map[uintptr]uint64{} // object names, as the runtime's (MentionHash)
+	gsteps := make([]int, len(p.threads))
+	named := make([]int, len(p.threads))
+	for steps := 0; (s.fail == "" || p.goOn) && steps < maxSteps; steps++ {
 		var en []int
 		for id, t := range s.th {
 			if t.live && (t.ops[t.pc].guard == nil || t.ops[t.pc].guard(s, t)) {
@@ -92,11 +113,34 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		if p.locate {
 			pt.Where = s
 		}
+		pt.Events = pt.Events[:0]
+		if events {
+			for _, id := range en {
+				t := s.th[id]
+				ev := Event{Acc: t.ops[t.pc].acc}
+				if t.pc == len(t.ops)-1 {
+					ev.Acc = append(ev.Acc[:len(ev.Acc):len(ev.Acc)], Access{Op: OpWrite, Obj: doneObj(id)})
+				}
+				pt.Events = append(pt.Events, ev)
+				if k := gsteps[id] + 1; named[id] != k {
+					named[id] = k
+					for j, a := range ev.Acc {
+						names[a.Obj] += MentionHash(id, k, j)
+					}
+				}
+			}
+		}
+		if states {
+			pt.State = s.signature(names)
+		}
 		i := st.Next(pt)
+		pt.Last = Event{}
 		s.points++
 		cur = en[i]
+		gsteps[cur]++
 		t := s.th[cur]
 		o := t.ops[t.pc]
+		lastOp := t.pc == len(t.ops)-1
 		t.pc++
 		t.moves++
 		entry := fmt.Sprintf("T%d:%s", cur, o.name)
@@ -117,9 +161,22 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		yielded = o.yield
 		if t.pc >= len(t.ops) {
 			t.live = false
+			if !lastOp {
+				// It ended by a jump: its event did not say it
+				// would finish.
+				pt.Last = Event{Acc: []Access{{Op: OpWrite, Obj: doneObj(cur)}}}
+			}
 		}
+		s.evs = append(s.evs, simStep{g: cur, name: entry, acc: o.acc, done: !t.live})
 	}
-	out := outcome{schedule: strings.Join(s.sched, " "), failed: s.fail != ""}
+	if events {
+		eu.EndExecution(End{Last: pt.Last, Uncontrolled: p.uncontrolled})
+	}
+	out := outcome{schedule: strings.Join(s.sched, " "), failed: s.fail != "", class: classKey(s.evs)}
+	out.final = fmt.Sprint(s.vars, s.fail)
+	for _, t := range s.th {
+		out.final += fmt.Sprint(t.regs)
+	}
 	if !out.failed {
 		for _, t := range s.th {
 			if t.live {
@@ -154,8 +211,17 @@ func explore(t testing.TB, p *prog, st Strategy, limit int) []outcome {
 // Step constructors.
 
 func set(name string, v, val int) op {
-	return op{name: name, do: func(s *sim, t *thread) { s.vars[v] = val }}
+	return op{name: name, do: func(s *sim, t *thread) { s.vars[v] = val }, acc: []Access{wr(v)}}
 }
+
+// Objects of the model programs, for the events: variable v, lock m, and
+// the done flag of thread id that join waits for.
+func varObj(v int) uintptr   { return 0x1000 + 8*uintptr(v) }
+func lockObj(m int) uintptr  { return 0x100000 + 8*uintptr(m) }
+func doneObj(id int) uintptr { return 0x200000 + 8*uintptr(id) }
+
+func rd(v int) Access { return Access{Op: OpRead, Obj: varObj(v), Size: 8} }
+func wr(v int) Access { return Access{Op: OpWrite, Obj: varObj(v), Size: 8} }
 
 func create(name string, ids ...int) op {
 	return op{name: name, do: func(s *sim, t *thread) {
@@ -165,16 +231,21 @@ func create(name string, ids ...int) op {
 	}}
 }
 
-func assertOp(name string, f func(vars []int) bool) op {
-	return op{name: name, do: func(s *sim, t *thread) {
+// assertOp checks f, which reads the variables vs.
+func assertOp(name string, f func(vars []int) bool, vs ...int) op {
+	o := op{name: name, do: func(s *sim, t *thread) {
 		if !f(s.vars) {
 			s.fail = name
 		}
 	}}
+	for _, v := range vs {
+		o.acc = append(o.acc, rd(v))
+	}
+	return o
 }
 
 func join(name string, ids ...int) op {
-	return op{name: name, guard: func(s *sim, t *thread) bool {
+	o := op{name: name, guard: func(s *sim, t *thread) bool {
 		for _, id := range ids {
 			if s.th[id].live {
 				return false
@@ -182,6 +253,10 @@ func join(name string, ids ...int) op {
 		}
 		return true
 	}}
+	for _, id := range ids {
+		o.acc = append(o.acc, Access{Op: OpRead, Obj: doneObj(id)})
+	}
+	return o
 }
 
 func lock(name string, m int) op {
@@ -193,11 +268,11 @@ func lock(name string, m int) op {
 					s.locks[m] = id + 1
 				}
 			}
-		}}
+		}, acc: []Access{{Op: OpLock, Obj: lockObj(m)}}}
 }
 
 func unlock(name string, m int) op {
-	return op{name: name, do: func(s *sim, t *thread) { s.locks[m] = 0 }}
+	return op{name: name, do: func(s *sim, t *thread) { s.locks[m] = 0 }, acc: []Access{{Op: OpUnlock, Obj: lockObj(m)}}}
 }
 
 func nop(name string) op { return op{name: name} }
@@ -217,7 +292,7 @@ func fig1() *prog {
 		{create("a", 1, 2, 3)},
 		{set("b", vx, 1), set("c", vy, 1)},
 		{set("d", vz, 1)},
-		{assertOp("e", func(v []int) bool { return v[vx] == v[vy] })},
+		{assertOp("e", func(v []int) bool { return v[vx] == v[vy] }, vx, vy)},
 	}}
 }
 
@@ -249,22 +324,22 @@ func reorder(x int) *prog {
 			if s.vars[va] != 0 {
 				t.pc = 2
 			}
-		}},
+		}, acc: []Access{rd(va)}},
 		{name: "read b", do: func(s *sim, t *thread) {
 			if s.vars[vb] == 0 {
 				t.pc = 4 // true: done
 			}
-		}},
+		}, acc: []Access{rd(vb)}},
 		{name: "read a", do: func(s *sim, t *thread) {
 			if s.vars[va] != 1 {
 				s.fail = "bug found"
 			}
-		}},
+		}, acc: []Access{rd(va)}},
 		{name: "read b", do: func(s *sim, t *thread) {
 			if s.vars[vb] != -1 {
 				s.fail = "bug found"
 			}
-		}},
+		}, acc: []Access{rd(vb)}},
 	})
 	return p
 }
@@ -303,4 +378,80 @@ func firstBug(outs []outcome) int {
 		}
 	}
 	return 0
+}
+
+// A simStep is a step of an execution of the simulator, for classKey.
+type simStep struct {
+	g    int
+	name string
+	acc  []Access
+	done bool // the thread finished: the step also wrote its done object
+}
+
+// classKey names the Mazurkiewicz trace of an execution: the steps of
+// each thread in order, and the order of every pair of conflicting steps
+// of two threads. Two executions have the same key exactly when one is a
+// reordering of the other's commuting steps.
+func classKey(steps []simStep) string {
+	ev := func(st simStep) Event {
+		e := Event{Acc: st.acc}
+		if st.done {
+			e.Acc = append(e.Acc[:len(e.Acc):len(e.Acc)], Access{Op: OpWrite, Obj: doneObj(st.g)})
+		}
+		return e
+	}
+	local := make([]int, len(steps))
+	count := map[int]int{}
+	perThread := map[int][]string{}
+	for i, st := range steps {
+		count[st.g]++
+		local[i] = count[st.g]
+		perThread[st.g] = append(perThread[st.g], st.name)
+	}
+	var parts []string
+	for g := 0; g < len(perThread)+64; g++ {
+		if names, ok := perThread[g]; ok {
+			parts = append(parts, fmt.Sprintf("T%d[%s]", g, strings.Join(names, ",")))
+		}
+	}
+	for i := range steps {
+		a := ev(steps[i])
+		for j := i + 1; j < len(steps); j++ {
+			if steps[j].g == steps[i].g {
+				continue
+			}
+			b := ev(steps[j])
+			if Dependent(&a, &b) {
+				parts = append(parts, fmt.Sprintf("%d.%d<%d.%d", steps[i].g, local[i], steps[j].g, local[j]))
+			}
+		}
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+// signature is the whole state of the simulation (exact: threads' program
+// counters and registers, variables, locks), with the objects under their
+// names, as the runtime's.
+func (s *sim) signature(names map[uintptr]uint64) uint64 {
+	h := fnv.New64a()
+	for _, t := range s.th {
+		fmt.Fprint(h, t.pc, t.live, t.regs)
+	}
+	var objs []string
+	for obj, name := range names {
+		var content any
+		switch {
+		case obj >= doneObj(0):
+			content = s.th[(obj-doneObj(0))/8].live
+		case obj >= lockObj(0):
+			content = s.locks[int(obj-lockObj(0))/8]
+		default:
+			content = s.vars[(obj-varObj(0))/8]
+		}
+		objs = append(objs, fmt.Sprint(name, "=", content))
+	}
+	sort.Strings(objs)
+	fmt.Fprint(h, objs)
+	return h.Sum64() | 1
 }

@@ -26,7 +26,7 @@ func TestSkipExecution(t *testing.T) {
 				continue
 			}
 			s := mk()
-			explore(t, indep(3, 3), s, k)
+			explore(t, writers(5), s, k)
 			if !s.NewExecution() {
 				t.Fatalf("%s ended after %d executions", name, k)
 			}
@@ -34,7 +34,7 @@ func TestSkipExecution(t *testing.T) {
 			if err := s.(Saver).Save(&buf); err != nil {
 				t.Fatal(err)
 			}
-			dead := indep(3, 3).run(s, 1000).schedule // lost with its process
+			dead := writers(5).run(s, 1000).schedule // lost with its process
 
 			r := mk()
 			if err := r.(Saver).Load(bytes.NewReader(buf.Bytes())); err != nil {
@@ -46,7 +46,7 @@ func TestSkipExecution(t *testing.T) {
 			if !r.NewExecution() {
 				t.Fatalf("%s after %d executions: ended after a dead execution", name, k)
 			}
-			next := indep(3, 3).run(r, 1000).schedule
+			next := writers(5).run(r, 1000).schedule
 			if next == dead {
 				t.Errorf("%s after %d executions: took the dead schedule %s again", name, k, dead)
 			}

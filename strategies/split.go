@@ -5,15 +5,17 @@ import (
 	"fmt"
 )
 
-// Splitter is implemented by the systematic searches (dfs, pb, db): the
-// work a search has left can be divided into independent parts, each a
-// saved state that Load accepts, so that several machines explore one long
-// search side by side and together run exactly the schedules it had left.
+// Splitter is implemented by the systematic searches (dfs, pb, db, dpor):
+// the work a search has left can be divided into independent parts, each
+// a saved state that Load accepts, so that several machines explore one
+// long search side by side and together run exactly the schedules it had
+// left (dpor: every trace it had left, at least once; see DPOR.Split).
 // Random strategies need no splitting: give each machine another seed.
 type Splitter interface {
 	// Split returns n saved states whose searches, run to the end, explore
-	// disjoint sets of schedules whose union is what s has left. Call it
-	// between executions; s itself is not changed.
+	// disjoint sets of schedules whose union is what s has left (dpor: sets
+	// of traces, not always disjoint). Call it between executions; s itself
+	// is not changed.
 	Split(n int) ([][]byte, error)
 }
 

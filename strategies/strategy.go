@@ -107,6 +107,22 @@ type Point struct {
 	// asked for positions (Locating), tells where each choice stands.
 	// Nil otherwise.
 	Where Locator
+
+	// The fields below are set only for a strategy that is an EventUser,
+	// and only what its Wants asked for; they are zero otherwise.
+
+	// Events describes, at a Kind Goroutine point, the step each choice
+	// would take, parallel to Choices. The runtime reuses them too.
+	Events []Event
+	// Last, at a Kind Goroutine point, completes the event of the step
+	// chosen at the previous goroutine point with what it did that its
+	// pending event could not say (it returned from the test function,
+	// after it the clock moved, ...); usually empty.
+	Last Event
+	// State is a signature of the program state at a Kind Goroutine
+	// point (WantStates): equal states have equal signatures; see the
+	// runtime for what the signature covers.
+	State uint64
 }
 
 // Op is the operation a choice leads to, as recorded at the scheduling

@@ -27,7 +27,7 @@ func TestValuePoints(t *testing.T) {
 			t.Errorf("%s: %d of the 4 pairs of values in 200 executions", name, len(seen))
 		}
 		st, ok := s.(Stateless)
-		systematic := name == "dfs" || name == "pb" || name == "db" || name == "dfsrb"
+		systematic := name == "dfs" || name == "pb" || name == "db" || name == "dfsrb" || name == "dpor"
 		if name != "portfolio" && systematic != (ok && st.Stateless()) {
 			t.Errorf("%s: Stateless = %v", name, ok && st.Stateless())
 		}

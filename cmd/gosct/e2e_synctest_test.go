@@ -27,7 +27,9 @@ func TestE2ESynctest(t *testing.T) {
 	for _, l := range jsonLines(t, r.stdout) {
 		if l["event"] == "test" {
 			n++
-			if l["result"] != "ok" || l["schedules"] != 20.0 {
+			// All 20 schedules, or fewer when the portfolio's dpor
+			// member explored every trace (the search is exhausted).
+			if l["result"] != "ok" || (l["schedules"] != 20.0 && l["exhausted"] != true) {
 				t.Errorf("test event %v", l)
 			}
 		}

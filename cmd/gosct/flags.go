@@ -45,6 +45,7 @@ type testOptions struct {
 	seed      int64
 	seedSet   bool
 	bound     int
+	states    bool
 	depth     int
 	run       string
 	traceDir  string
@@ -113,8 +114,9 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.IntVar(&o.schedules, "schedules", strategies.DefaultSchedules, "most schedules per test function")
 	fs.DurationVar(&o.budget, "budget", defaultBudget, "wall-clock budget per test function (0: none)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
-	fs.IntVar(&o.bound, "bound", 0, fmt.Sprintf("pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default %d)", strategies.DefaultBound))
+	fs.IntVar(&o.bound, "bound", 0, fmt.Sprintf("pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default %d); dpor: a preemption bound (default none)", strategies.DefaultBound))
 	fs.IntVar(&o.depth, "depth", strategies.DefaultDepth, "pct: the bug depth d")
+	fs.BoolVar(&o.states, "states", false, "dpor: match states (prunes schedules that reach a state explored before; unsound where the state signature misses state, see docs/strategies.md)")
 	fs.StringVar(&o.run, "run", "", "which tests, as in go test -run")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
 	fs.StringVar(&o.jsonMode, "json", "", "JSON on stdout: gosct's own events, one object per line (--json, --json=gosct), or go test -json's stream (--json=go)")
@@ -222,6 +224,9 @@ func (o *testOptions) validate() error {
 	}
 	if o.depth < 1 {
 		return usagef("--depth must be at least 1, not %d", o.depth)
+	}
+	if o.states && o.strategy != "dpor" {
+		return usagef("--states is an option of --strategy dpor, not %s", o.strategy)
 	}
 	if o.maxSteps < 0 {
 		return usagef("--max-steps must not be negative, not %d", o.maxSteps)

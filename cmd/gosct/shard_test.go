@@ -66,12 +66,18 @@ func TestShardFlags(t *testing.T) {
 	if _, err := parseTest([]string{"--shard-by", "files"}); err == nil {
 		t.Error("--shard-by files accepted")
 	}
-	o := &testOptions{strategy: "dfsrb", shards: 4, shardBy: "auto"}
-	if by, _ := shardUnit(o, 1); by != "tests" {
-		t.Errorf("dfsrb divided by %s", by)
-	}
-	if _, err := shardUnit(&testOptions{strategy: "dfsrb", shards: 4, shardBy: "schedules"}, 1); err == nil {
-		t.Error("dfsrb divided by schedules")
+	// Searches that are not divisible by schedules (dpor: its tree grows
+	// from the races of executions another machine would run) divide the
+	// tests, and refuse --shard-by schedules in the user's terms.
+	for _, s := range []string{"dfsrb", "dpor"} {
+		o := &testOptions{strategy: s, shards: 4, shardBy: "auto"}
+		if by, _ := shardUnit(o, 1); by != "tests" {
+			t.Errorf("%s divided by %s", s, by)
+		}
+		_, err := shardUnit(&testOptions{strategy: s, shards: 4, shardBy: "schedules"}, 1)
+		if err == nil || !strings.Contains(err.Error(), "a "+s+" search cannot be divided") || !strings.Contains(err.Error(), "--shard-by tests") {
+			t.Errorf("%s divided by schedules: %v", s, err)
+		}
 	}
 	for tests, want := range map[int]string{3: "schedules", 4: "tests", 9: "tests"} {
 		if by, _ := shardUnit(&testOptions{strategy: "dfs", shards: 4, shardBy: "auto"}, tests); by != want {

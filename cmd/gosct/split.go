@@ -20,8 +20,9 @@ const splitUsage = `usage: gosct split --into N DIR
 Divides the searches saved in DIR (by gosct test --state DIR) into N parts,
 written to DIR.1 ... DIR.N: run "gosct test --state DIR.i" with the same
 flags on N machines and together they explore exactly the schedules the
-saved searches had left, each once. Only dfs, pb and db can be split;
-random strategies need no splitting: give each machine another --seed.
+saved searches had left, each once (dpor: every trace they had left, at
+least once). Only dfs, pb, db and dpor can be split; random strategies
+need no splitting: give each machine another --seed.
 
 Flags:
 `
@@ -100,13 +101,13 @@ func splitState(st *wire.State, n int) ([]*wire.State, error) {
 	if st.Running {
 		return nil, fmt.Errorf("saved while a schedule ran (--per-process): resume it once, then split it")
 	}
-	s, err := strategies.New(st.Strategy, strategies.Options{Seed: st.Seed, Bound: st.Bound, Depth: st.Depth})
+	s, err := strategies.New(st.Strategy, strategies.Options{Seed: st.Seed, Bound: st.Bound, Depth: st.Depth, States: st.States})
 	if err != nil {
 		return nil, err
 	}
 	sp, ok := s.(strategies.Splitter)
 	if !ok {
-		return nil, fmt.Errorf("a %s search cannot be split (only dfs, pb and db): run the machines with different --seed values instead", st.Strategy)
+		return nil, fmt.Errorf("a %s search cannot be split (only dfs, pb, db and dpor): run the machines with different --seed values instead", st.Strategy)
 	}
 	if err := s.(strategies.Saver).Load(bytes.NewReader(st.Search)); err != nil {
 		return nil, err

@@ -48,7 +48,7 @@ func prepareState(o *testOptions) (string, error) {
 			o.seed, o.seedSet = s, true
 		}
 	}
-	c := &wire.Config{Strategy: o.strategy, Seed: o.seed, Bound: o.bound, Depth: o.depth, Races: o.races}
+	c := &wire.Config{Strategy: o.strategy, Seed: o.seed, Bound: o.bound, Depth: o.depth, States: o.states, Races: o.races}
 	if o.by == "schedules" && o.shards > 1 {
 		c.Shard, c.Shards, c.Total = o.shardIndex, o.shards, o.schedules
 	}

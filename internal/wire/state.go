@@ -26,6 +26,7 @@ type State struct {
 	Seed     int64  `json:"seed"`
 	Bound    int    `json:"bound,omitempty"`
 	Depth    int    `json:"depth,omitempty"`
+	States   bool   `json:"states,omitempty"`
 	Races    string `json:"races,omitempty"`
 	// Shard, Shards and Total are those of a part of a sharded search
 	// (Config): a part resumes only as the same part of the same search.
@@ -105,6 +106,9 @@ func (s *State) Mismatch(c *Config) string {
 	}
 	if s.Depth != c.Depth {
 		diffs = append(diffs, fmt.Sprintf("depth %d, not %d", s.Depth, c.Depth))
+	}
+	if s.States != c.States {
+		diffs = append(diffs, fmt.Sprintf("states %v, not %v", s.States, c.States))
 	}
 	if racesMode(s.Races) != racesMode(c.Races) {
 		diffs = append(diffs, fmt.Sprintf("races %s, not %s", racesMode(s.Races), racesMode(c.Races)))

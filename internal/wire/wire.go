@@ -32,6 +32,8 @@ type Config struct {
 	BudgetNS int64 `json:"budget_ns,omitempty"`
 	Bound    int   `json:"bound,omitempty"`
 	Depth    int   `json:"depth,omitempty"`
+	// States makes dpor match states (--states).
+	States bool `json:"states,omitempty"`
 	// KeepGoing continues exploring a test after its first bug.
 	KeepGoing bool `json:"keep_going,omitempty"`
 	// MaxSteps bounds the scheduling steps of one execution; more is

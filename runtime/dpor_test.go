@@ -1,0 +1,274 @@
+package runtime
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/strategies"
+)
+
+// DPOR on real runtime programs: the schedules it needs are the
+// Mazurkiewicz traces of the program's steps, and the outcomes it reaches
+// are those DFS reaches.
+
+func TestDPORWritersCount(t *testing.T) {
+	fact := 1
+	for n := 1; n <= 5; n++ {
+		fact *= n
+		// n goroutines write one variable, once each: n! orders of the
+		// writes, and nothing else to order (the test goroutine only
+		// starts them).
+		x := check(t, "dpor", 100000, func(t *testing.T) {
+			var v int
+			for i := 0; i < n; i++ {
+				Go(func() { Store(&v, i) })
+			}
+		})
+		if !x.exhausted || x.schedules != fact {
+			t.Errorf("%d writers of one variable: %d schedules (exhausted %v), want %d", n, x.schedules, x.exhausted, fact)
+		}
+		// Each goroutine writes its own variable: one trace.
+		x = check(t, "dpor", 100000, func(t *testing.T) {
+			vs := make([]int, n)
+			for i := 0; i < n; i++ {
+				Go(func() { Store(&vs[i], i); Store(&vs[i], i+1) })
+			}
+		})
+		if !x.exhausted || x.schedules != 1 {
+			t.Errorf("%d independent writers: %d schedules (exhausted %v), want 1", n, x.schedules, x.exhausted)
+		}
+	}
+}
+
+// outcomeSet explores body under strategy until it is exhausted and returns
+// the outcomes it recorded (with record) and the number of schedules.
+func outcomeSet(t *testing.T, strategy string, body func(t *testing.T, record func(string))) (map[string]bool, int) {
+	t.Helper()
+	seen := map[string]bool{}
+	var mu sync.Mutex
+	// Timers fire only when every goroutine is blocked (TimerEarly 0):
+	// the time model dpor explores (strategies.End.EarlyTimers).
+	c := &wire.Config{Mode: "explore", Strategy: strategy, Schedules: 200000, Seed: 1, TraceDir: t.TempDir(), TimerEarly: "0"}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.set.noStallCharge = true
+	x.explore(func(t *testing.T) {
+		body(t, func(s string) {
+			mu.Lock()
+			seen[s] = true
+			mu.Unlock()
+		})
+	})
+	if !x.exhausted {
+		t.Fatalf("%s: not exhausted after %d schedules", strategy, x.schedules)
+	}
+	return seen, x.schedules
+}
+
+// differential programs: each records what it observed, and dpor must
+// observe every outcome dfs does.
+var differential = map[string]func(t *testing.T, record func(string)){
+	"racy increments": func(t *testing.T, record func(string)) {
+		var x int
+		var wg sync.WaitGroup
+		for i := 0; i < 2; i++ {
+			Add(&wg, 1)
+			Go(func() {
+				Store(&x, Load(&x)+1)
+				Done(&wg)
+			})
+		}
+		Wait(&wg)
+		record(fmt.Sprint(Load(&x)))
+	},
+	"mutex order": func(t *testing.T, record func(string)) {
+		var mu sync.Mutex
+		var order []int
+		done := Chan(make(chan bool))
+		for i := 0; i < 2; i++ {
+			Go(func() {
+				Lock(&mu)
+				order = append(order, i)
+				Unlock(&mu)
+				Send(done, true)
+			})
+		}
+		for i := 0; i < 2; i++ {
+			Recv(done)
+		}
+		record(fmt.Sprint(order))
+	},
+	"channels and select": func(t *testing.T, record func(string)) {
+		a, b := Chan(make(chan int)), Chan(make(chan int, 1))
+		Go(func() { Send(a, 1) })
+		Go(func() { Send(b, 2); Close(b) })
+		var got []string
+		for n := 0; n < 3; {
+			ca, cb := OnRecv(a), OnRecv(b)
+			switch Select(false, ca, cb) {
+			case 0:
+				got = append(got, fmt.Sprint("a", ca.Value))
+				n++
+			case 1:
+				got = append(got, fmt.Sprint("b", cb.Value, cb.OK))
+				if cb.OK {
+					n++
+				} else {
+					b = nil
+					n++
+				}
+			}
+		}
+		record(strings.Join(got, " "))
+	},
+	"rwmutex readers and a writer": func(t *testing.T, record func(string)) {
+		var rw sync.RWMutex
+		var x int
+		done := Chan(make(chan bool, 2))
+		var seen [2]int
+		Go(func() {
+			RLock(&rw)
+			seen[0] = x
+			RUnlock(&rw)
+			Send(done, true)
+		})
+		RWLock(&rw)
+		Store(&x, 1)
+		RWUnlock(&rw)
+		RLock(&rw)
+		seen[1] = x
+		RUnlock(&rw)
+		Recv(done)
+		record(fmt.Sprint(seen))
+	},
+	"cond and once": func(t *testing.T, record func(string)) {
+		var mu sync.Mutex
+		c := sync.NewCond(&mu)
+		var once sync.Once
+		var inits, ready int
+		var log []int
+		for i := 0; i < 2; i++ {
+			Go(func() {
+				Do(&once, func() { inits++ })
+				Lock(&mu)
+				ready++
+				log = append(log, i)
+				Signal(c)
+				Unlock(&mu)
+			})
+		}
+		Lock(&mu)
+		for ready < 2 {
+			CondWait(c)
+		}
+		Unlock(&mu)
+		record(fmt.Sprint(inits, log))
+	},
+	"sleep and timers": func(t *testing.T, record func(string)) {
+		var x int
+		done := Chan(make(chan bool, 2))
+		Go(func() { Sleep(time.Millisecond); Store(&x, Load(&x)*10+1); Send(done, true) })
+		Go(func() { Store(&x, Load(&x)*10+2); Send(done, true) })
+		select {
+		case <-After(time.Second):
+		default:
+		}
+		Recv(done)
+		Recv(done)
+		record(fmt.Sprint(Load(&x)))
+	},
+	"waitgroup wait races": func(t *testing.T, record func(string)) {
+		var wg sync.WaitGroup
+		var x int
+		Add(&wg, 2)
+		for i := 1; i <= 2; i++ {
+			Go(func() { Store(&x, i); Done(&wg) })
+		}
+		Wait(&wg)
+		record(fmt.Sprint(Load(&x)))
+	},
+}
+
+func TestDPORMatchesDFSOutcomes(t *testing.T) {
+	var names []string
+	for n := range differential {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			body := differential[name]
+			want, nd := outcomeSet(t, "dfs", body)
+			got, np := outcomeSet(t, "dpor", body)
+			for o := range want {
+				if !got[o] {
+					t.Errorf("dpor missed outcome %q (dfs: %v, dpor: %v)", o, want, got)
+				}
+			}
+			for o := range got {
+				if !want[o] {
+					t.Errorf("dpor reached %q, dfs did not", o)
+				}
+			}
+			if np > nd {
+				t.Errorf("dpor ran %d schedules, dfs %d", np, nd)
+			}
+			t.Logf("dfs %d schedules, dpor %d; outcomes %d", nd, np, len(want))
+		})
+	}
+}
+
+func TestDPORStatesOutcomes(t *testing.T) {
+	var names []string
+	for n := range differential {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			body := differential[name]
+			want, np := outcomeSet(t, "dpor", body)
+			got, ns := outcomeSetStates(t, body)
+			for o := range want {
+				if !got[o] {
+					t.Errorf("dpor --states missed outcome %q (dpor: %v, --states: %v)", o, want, got)
+				}
+			}
+			if ns > np {
+				t.Errorf("dpor --states ran %d schedules, dpor %d", ns, np)
+			}
+			t.Logf("dpor %d schedules, dpor --states %d", np, ns)
+		})
+	}
+}
+
+// outcomeSetStates is outcomeSet for dpor --states.
+func outcomeSetStates(t *testing.T, body func(t *testing.T, record func(string))) (map[string]bool, int) {
+	t.Helper()
+	seen := map[string]bool{}
+	var mu sync.Mutex
+	c := &wire.Config{Mode: "explore", Strategy: "dpor", States: true, Schedules: 200000, Seed: 1, TraceDir: t.TempDir()}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.explore(func(t *testing.T) {
+		body(t, func(s string) {
+			mu.Lock()
+			seen[s] = true
+			mu.Unlock()
+		})
+	})
+	if !x.exhausted {
+		t.Fatalf("dpor --states: not exhausted after %d schedules", x.schedules)
+	}
+	t.Logf("status: %s", x.strat.(strategies.Status).Status())
+	return seen, x.schedules
+}

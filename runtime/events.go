@@ -1,0 +1,287 @@
+package runtime
+
+import (
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
+)
+
+// Events: what each step does, for the strategies that reason about which
+// steps commute (strategies.EventUser: dpor). A hook records the object of
+// its operation on the goroutine before its scheduling point (yieldOn,
+// yieldMem, ...: two or three words, always), and only when the
+// execution's strategy asked for events does choose turn the records of
+// the enabled goroutines into strategies.Events. A goroutine blocked in an
+// operation keeps its record, which describes the step that completes it
+// once it is readied.
+//
+// A step can also do what its operation does not say, and those effects
+// complete the event of the step in the next point's Last: the test
+// function returned (which later calls through t observe), every
+// goroutine was blocked and the clock moved (a barrier), uncontrolled code
+// readied a goroutine or took the token (global).
+
+// evRecord is what a goroutine's pending operation touches.
+type evRecord struct {
+	obj   unsafe.Pointer // the object (channel, mutex, variable, ...)
+	size  uintptr        // bytes, for a memory access
+	addr  any            // the object as the hook got it, when obj is not set
+	cases []Case         // a select's cases
+	try   bool           // TryLock and friends: never blocks
+}
+
+// testObj stands for the state of the test function (returned or not):
+// the test goroutine's last step writes it, t.Log and friends read it.
+var testObj byte
+
+// yieldOn is yield for an operation on the object at obj.
+//
+//go:norace
+func (e *execution) yieldOn(me *goroutine, op opKind, obj unsafe.Pointer) bool {
+	me.ev = evRecord{obj: obj}
+	return e.yield(me, op)
+}
+
+// yieldTry is yieldOn for an operation that never blocks (TryLock).
+//
+//go:norace
+func (e *execution) yieldTry(me *goroutine, op opKind, obj unsafe.Pointer) bool {
+	me.ev = evRecord{obj: obj, try: true}
+	return e.yield(me, op)
+}
+
+// yieldMem is yield for a memory access of size bytes at p.
+//
+//go:norace
+func (e *execution) yieldMem(me *goroutine, op opKind, p unsafe.Pointer, size uintptr) bool {
+	me.ev = evRecord{obj: p, size: size}
+	return e.yield(me, op)
+}
+
+// yieldAny is yield for an operation on the object addr (a pointer, a
+// map, a sync.Map), whose size is found only if events are wanted.
+//
+//go:norace
+func (e *execution) yieldAny(me *goroutine, op opKind, addr any) bool {
+	me.ev = evRecord{addr: addr}
+	return e.yield(me, op)
+}
+
+// yieldSelect is yield for a select over cases.
+//
+//go:norace
+func (e *execution) yieldSelect(me *goroutine, cases []Case) bool {
+	me.ev = evRecord{cases: cases}
+	return e.yield(me, opSelect)
+}
+
+// addExtra adds an effect to the event of the step running now. Lock held.
+//
+//go:norace
+func (e *execution) addExtra(op strategies.AccessOp, obj unsafe.Pointer) {
+	if e.events {
+		e.extra = append(e.extra, strategies.Access{Op: op, Obj: uintptr(obj)})
+	}
+	if e.states && (op == strategies.OpBarrier || op == strategies.OpGlobal) {
+		e.st.all = true // the clock moved, or code we do not see ran
+	}
+}
+
+// describeChoices fills e.pt.Events for the goroutines of e.pt.Choices.
+// Lock held.
+//
+//go:norace
+func (e *execution) describeChoices() {
+	e.evAcc = e.evAcc[:0]
+	ends := e.evEnds[:0]
+	for _, id := range e.pt.Choices {
+		start := len(e.evAcc)
+		if id == strategies.Clock {
+			// A timer firing early (time.go) may wake anyone: it
+			// conflicts with every step.
+			e.evAcc = e.acc(e.evAcc, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+			ends = append(ends, len(e.evAcc))
+			continue
+		}
+		e.evAcc = e.describe(e.gs[id], e.evAcc)
+		if e.states {
+			e.mention(e.gs[id], e.evAcc[start:])
+		}
+		ends = append(ends, len(e.evAcc))
+	}
+	e.evEnds = ends
+	e.pt.Events = e.pt.Events[:0]
+	start := 0
+	for i, end := range ends {
+		e.pt.Events = append(e.pt.Events, strategies.Event{Acc: e.evAcc[start:end:end], Blocks: e.pt.Choices[i] != strategies.Clock && e.onlyQueues(e.gs[e.pt.Choices[i]])})
+		start = end
+	}
+}
+
+// onlyQueues reports whether g's pending operation would block now with
+// no effect but queueing g: a Lock of a held Mutex, a writer's Lock of an
+// RWMutex another writer holds or waits for (not one that readers hold:
+// that writer announces itself, and new readers then wait). Lock held.
+//
+//go:norace
+func (e *execution) onlyQueues(g *goroutine) bool {
+	if g.ev.try {
+		return false
+	}
+	switch g.op {
+	case opLock:
+		st := e.sync.mutexes.get((*sync.Mutex)(g.ev.obj))
+		return st != nil && st.locked
+	case opRWLock:
+		st := e.sync.rws.get((*sync.RWMutex)(g.ev.obj))
+		return st != nil && st.w.locked
+	}
+	return false
+}
+
+// describe appends the accesses of g's pending step to dst. Lock held.
+//
+//go:norace
+func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies.Access {
+	r := &g.ev
+	switch g.op {
+	case opStart:
+		if g.adopted {
+			dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+		}
+	case opSend:
+		dst = e.acc(dst, stChan, strategies.OpSend, r.obj, 0)
+	case opRecv:
+		dst = e.acc(dst, stChan, strategies.OpRecv, r.obj, 0)
+	case opClose:
+		dst = e.acc(dst, stChan, strategies.OpClose, r.obj, 0)
+	case opLen:
+		dst = e.acc(dst, stChan, strategies.OpLen, r.obj, 0)
+	case opSelect:
+		for _, c := range r.cases {
+			if !c.isNil() {
+				dst = e.acc(dst, stChan, strategies.OpSelect, c.key(), 0)
+			}
+		}
+	case opLock:
+		dst = e.acc(dst, stMutex, strategies.OpLock, r.obj, 0)
+	case opRWLock:
+		dst = e.acc(dst, stRW, strategies.OpLock, r.obj, 0)
+	case opUnlock:
+		dst = e.acc(dst, stMutex, strategies.OpUnlock, r.obj, 0)
+	case opRWUnlock:
+		dst = e.acc(dst, stRW, strategies.OpUnlock, r.obj, 0)
+	case opRLock:
+		dst = e.acc(dst, stRW, strategies.OpRLock, r.obj, 0)
+	case opRUnlock:
+		dst = e.acc(dst, stRW, strategies.OpRUnlock, r.obj, 0)
+	case opWaitGroup:
+		dst = e.acc(dst, stWG, strategies.OpWGAdd, r.obj, 0)
+	case opWait:
+		dst = e.acc(dst, stWG, strategies.OpWGWait, r.obj, 0)
+	case opOnce:
+		dst = e.acc(dst, stOnce, strategies.OpOnce, r.obj, 0)
+	case opCondWait, opSignal, opBroadcast:
+		c := (*sync.Cond)(r.obj)
+		dst = e.acc(dst, stCond, eventOp(g.op), r.obj, 0)
+		// Wait unlocks and relocks L; a woken waiter queues on L.
+		switch k, p := classify(c.L); k {
+		case lkMutex:
+			dst = e.acc(dst, stMutex, strategies.OpLock, p, 0)
+		case lkRW:
+			dst = e.acc(dst, stRW, strategies.OpLock, p, 0)
+		case lkRead:
+			dst = e.acc(dst, stRW, strategies.OpRLock, p, 0)
+		default:
+			if g.op == opCondWait {
+				dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+			}
+		}
+	case opAtomic, opAtomicLoad, opRead, opWrite:
+		p, size := r.obj, r.size
+		if p == nil && r.addr != nil {
+			p, size = dataPtr(r.addr), objSize(r.addr)
+		}
+		if size == 0 {
+			size = 1
+		}
+		k := memKind(r.addr)
+		dst = e.acc(dst, k, eventOp(g.op), p, size)
+		if k == stMap && e.states {
+			e.st.objs[e.st.ords.get(uintptr(p))-1].m = r.addr
+		}
+	case opTimer:
+		vt := (*vtimer)(r.obj)
+		dst = e.acc(dst, stTimer, strategies.OpTimer, r.obj, 0)
+		if vt != nil && vt.ch != nil {
+			dst = e.acc(dst, stChan, strategies.OpTimer, chanKey((<-chan time.Time)(vt.ch)), 0)
+		}
+	case opCancel, opUncontrolled, opNone, opNumGoroutine:
+		// runtime.NumGoroutine observes every go statement and exit.
+		dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+	}
+	for _, o := range g.holds {
+		dst = e.acc(dst, stOnce, strategies.OpOnce, o, 0)
+	}
+	return dst
+}
+
+// acc appends an access to dst and, when states are wanted, numbers its
+// object, of kind k (stNone: not part of the state).
+//
+//go:norace
+func (e *execution) acc(dst []strategies.Access, k stKind, op strategies.AccessOp, p unsafe.Pointer, size uintptr) []strategies.Access {
+	if p == nil {
+		return dst
+	}
+	if e.states && k != stNone {
+		e.note(k, p, size)
+	}
+	return append(dst, strategies.Access{Op: op, Obj: uintptr(p), Size: size})
+}
+
+// memKind is the kind of the object of a memory access through addr.
+//
+//go:norace
+func memKind(addr any) stKind {
+	if addr != nil && reflect.TypeOf(addr).Kind() == reflect.Map {
+		return stMap
+	}
+	return stMem
+}
+
+// eventOp maps the operations that have one abstract kind.
+//
+//go:norace
+func eventOp(k opKind) strategies.AccessOp {
+	switch k {
+	case opCondWait:
+		return strategies.OpCondWait
+	case opSignal:
+		return strategies.OpSignal
+	case opBroadcast:
+		return strategies.OpBroadcast
+	case opAtomic:
+		return strategies.OpAtomic
+	case opAtomicLoad:
+		return strategies.OpAtomicLoad
+	case opRead:
+		return strategies.OpRead
+	}
+	return strategies.OpWrite
+}
+
+// objSize is the size of what addr points to; 1 for a map or anything
+// else that is one object.
+//
+//go:norace
+func objSize(addr any) uintptr {
+	t := reflect.TypeOf(addr)
+	if t != nil && t.Kind() == reflect.Pointer {
+		return t.Elem().Size()
+	}
+	return 1
+}

@@ -1,0 +1,455 @@
+package runtime
+
+import (
+	"math"
+	"reflect"
+	goruntime "runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
+)
+
+// State signatures, for the strategies that match states
+// (strategies.WantStates: dpor --states). At every goroutine point the
+// runtime hashes what it knows of the program's state:
+//
+//   - each goroutine: whether it can run, is blocked or has exited, the
+//     operation it is at, the call sites of its stack there, how many steps
+//     it has taken, and the number of the object its operation is on;
+//   - each object an operation has named, under a name that does not
+//     depend on the order of independent steps: the sum of a hash of
+//     (goroutine, its step, position in the step's event) over the steps
+//     whose event named it; its state: the bytes of a variable (Load, Store,
+//     Read, Write, atomics; a map's entries), a channel's buffered values
+//     (hashes of their bytes, in order), whether it is closed and who waits
+//     on it, a mutex's holder and waiters, an RWMutex's readers and writer,
+//     a WaitGroup's counter, a Once's state, a Cond's waiters, a timer;
+//   - the virtual clock and its pending timers, and whether the test
+//     function has returned.
+//
+// Equal states have equal signatures. The converse does not hold: the
+// signature leaves out what the runtime cannot see, chiefly the local
+// variables of goroutines (a value read into a local and used later) and
+// memory no hook touched, and it hashes values by their bytes (two equal
+// strings at different addresses differ; two unequal structs behind one
+// pointer do not). A strategy that takes equal signatures for equal states
+// is therefore unsound wherever the signature is not the whole state; see
+// docs/strategies.md. An execution in which uncontrolled code ran has no
+// signature (0) from then on.
+
+// stKind is what kind of object a numbered object is.
+type stKind uint8
+
+const (
+	stNone stKind = iota
+	stMem
+	stMap
+	stChan
+	stMutex
+	stRW
+	stWG
+	stOnce
+	stCond
+	stTimer
+)
+
+// stObj is an object the signature covers.
+type stObj struct {
+	kind stKind
+	p    unsafe.Pointer
+	size uintptr
+	m    any    // stMap: the map
+	name uint64 // see mention
+	// part is the object's part of the signature when it was last
+	// computed; dirty says it must be computed again.
+	part  uint64
+	dirty bool
+}
+
+// stTracker knows the objects of an execution that events named. The
+// objects' part of the signature is kept up to date incrementally: an
+// object changes only in a step whose event names it (or at a barrier),
+// so only the objects of the step last chosen, and those whose name
+// changed, are hashed again.
+type stTracker struct {
+	ords  rmap[uintptr, int32] // object -> 1 + index in objs
+	objs  []stObj
+	sum   uint64  // sum of the parts of the objects not dirty
+	dirty []int32 // indices of the dirty objects
+	all   bool    // every object is dirty (the clock moved)
+}
+
+// touch marks object i dirty. Lock held.
+//
+//go:norace
+func (t *stTracker) touch(i int32) {
+	o := &t.objs[i]
+	if o.dirty {
+		return
+	}
+	o.dirty = true
+	t.sum -= o.part
+	t.dirty = append(t.dirty, i)
+}
+
+// touchAcc marks the objects of accesses dirty. Lock held.
+//
+//go:norace
+func (t *stTracker) touchAcc(acc []strategies.Access) {
+	for _, a := range acc {
+		if o := t.ords.get(a.Obj); o != 0 {
+			t.touch(o - 1)
+		}
+	}
+}
+
+// note registers the object at p the first time it is named. Lock held.
+//
+//go:norace
+func (e *execution) note(kind stKind, p unsafe.Pointer, size uintptr) {
+	if e.st.ords.get(uintptr(p)) != 0 {
+		return
+	}
+	e.st.objs = append(e.st.objs, stObj{kind: kind, p: p, size: size, dirty: true})
+	e.st.ords.put(uintptr(p), int32(len(e.st.objs)))
+	e.st.dirty = append(e.st.dirty, int32(len(e.st.objs)-1))
+}
+
+// mention adds to the names of the objects of g's pending step (acc, just
+// described) the first time that step is described: an object's name is
+// the sum, over the steps whose event named it, of a hash of the
+// goroutine, the step's index among the goroutine's and the access's
+// index in the event. Schedules that reach one state by different orders
+// of independent steps give every object the same name, which numbering
+// objects as they were first named would not. Lock held.
+//
+//go:norace
+func (e *execution) mention(g *goroutine, acc []strategies.Access) {
+	k := g.nsteps + 1
+	if g.named == k {
+		return
+	}
+	g.named = k
+	for i, a := range acc {
+		if o := e.st.ords.get(a.Obj); o != 0 {
+			e.st.touch(o - 1)
+			e.st.objs[o-1].name += strategies.MentionHash(g.id, k, i)
+		}
+	}
+}
+
+// pushed notes a value entering cs's buffer, popped the head leaving it.
+// Lock held.
+//
+//go:norace
+func (e *execution) pushed(cs *chanState, h uint64) {
+	if e.states {
+		cs.vals = append(cs.vals, h)
+	}
+}
+
+//go:norace
+func (e *execution) popped(cs *chanState) {
+	if e.states && len(cs.vals) > 0 {
+		cs.vals = deleteAt(cs.vals, 0)
+	}
+}
+
+// caseDone notes the buffer change of a select case that went through the
+// real channel. Lock held.
+//
+//go:norace
+func (e *execution) caseDone(c Case) {
+	if e.states {
+		c.buffered(e, e.chanOf(c.key()))
+	}
+}
+
+// nameOf is the name of the object at p, 0 if it has none.
+//
+//go:norace
+func (e *execution) nameOf(p unsafe.Pointer) uint64 {
+	if o := e.st.ords.get(uintptr(p)); o != 0 {
+		return e.st.objs[o-1].name
+	}
+	return 0
+}
+
+// stackHash hashes the call sites of the calling goroutine's stack.
+//
+//go:norace
+func stackHash() uint64 {
+	var pcs [16]uintptr
+	n := goruntime.Callers(3, pcs[:])
+	h := uint64(n)
+	for _, pc := range pcs[:n] {
+		h = mix(h, uint64(pc))
+	}
+	return h
+}
+
+// signature hashes the state of the execution; 0 when uncontrolled code
+// ran. Lock held.
+//
+//go:norace
+func (e *execution) signature() uint64 {
+	if e.uncontrolled || e.ndetached > 0 || e.eagerPollers > 0 {
+		return 0
+	}
+	h := uint64(len(e.gs))
+	for _, g := range e.gs {
+		h = mix(h, uint64(g.state)<<8|uint64(g.op))
+		if g.state == gDone {
+			continue
+		}
+		h = mix(h, g.stack)
+		h = mix(h, uint64(g.nsteps))
+		h = mix(h, e.nameOf(g.ev.obj))
+	}
+	// Objects in any order: the sum does not depend on it.
+	if e.st.all {
+		e.st.all = false
+		for i := range e.st.objs {
+			e.st.touch(int32(i))
+		}
+	}
+	for _, i := range e.st.dirty {
+		o := &e.st.objs[i]
+		o.part, o.dirty = mix(o.name, e.objHash(o)), false
+		e.st.sum += o.part
+	}
+	e.st.dirty = e.st.dirty[:0]
+	h = mix(h, e.st.sum)
+	h = mix(h, uint64(e.clock.now))
+	for _, t := range e.clock.heap {
+		h = mix(h, uint64(t.when-e.clock.now))
+		h = mix(h, uint64(t.kind)<<32|uint64(t.period))
+		switch t.kind {
+		case tkSleep:
+			h = mix(h, uint64(t.g.id))
+		case tkChan:
+			h = mix(h, e.nameOf(chanKey((<-chan time.Time)(t.ch))))
+		}
+	}
+	if e.mainDone {
+		h = mix(h, 1)
+	}
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+// objHash hashes the state of one numbered object. Lock held.
+//
+//go:norace
+func (e *execution) objHash(o *stObj) uint64 {
+	switch o.kind {
+	case stMem:
+		return hashMem(o.p, o.size)
+	case stMap:
+		if raceEnabled {
+			return 0 // reading the map would be a race report (see mapHash)
+		}
+		return hashValue(reflect.ValueOf(o.m), 0)
+	case stChan:
+		cs := e.chans.get(o.p)
+		if cs == nil {
+			return 0
+		}
+		h := uint64(len(cs.vals))
+		for _, v := range cs.vals {
+			h = mix(h, v)
+		}
+		if cs.closed {
+			h = mix(h, 1)
+		}
+		h = mix(h, waitqHash(cs.recvq))
+		return mix(h, waitqHash(cs.sendq))
+	case stMutex:
+		return mutexHash(e.sync.mutex((*sync.Mutex)(o.p)))
+	case stRW:
+		st := e.sync.rw((*sync.RWMutex)(o.p))
+		h := mix(mutexHash(&st.w), uint64(st.writer))
+		h = mix(h, gid(st.wg))
+		h = mix(h, idSetHash(st.readers))
+		for _, w := range st.blocked {
+			h = mix(h, uint64(w.g.id))
+		}
+		return h
+	case stWG:
+		st := e.sync.wg((*sync.WaitGroup)(o.p))
+		h := mix(uint64(st.n), uint64(len(st.waiters)))
+		if st.zeroing {
+			h = mix(h, 1)
+		}
+		return h
+	case stOnce:
+		// Not created here: creating a Once's state has effects (the
+		// Onces carried between executions), and a Do not yet run has
+		// the state the real Once says.
+		st := e.sync.onces.get((*sync.Once)(o.p))
+		if st == nil {
+			st = &onceState{}
+			if realOnceDone((*sync.Once)(o.p)) && !e.in.fresh.has((*sync.Once)(o.p)) {
+				st.state = onceDone
+			}
+		}
+		return mix(mix(uint64(st.state), gid(st.runner)), idSetHash(st.waiters))
+	case stCond:
+		st := e.sync.cond((*sync.Cond)(o.p))
+		h := uint64(len(st.waiters))
+		for _, w := range st.waiters {
+			h = mix(h, uint64(w.g.id))
+		}
+		return h
+	case stTimer:
+		vt := (*vtimer)(o.p)
+		h := mix(uint64(vt.when-e.clock.now), uint64(vt.period))
+		if vt.idx >= 0 {
+			h = mix(h, 1)
+		}
+		if vt.fired {
+			h = mix(h, 2)
+		}
+		return h
+	}
+	return 0
+}
+
+//go:norace
+func gid(g *goroutine) uint64 {
+	if g == nil {
+		return 1 << 40
+	}
+	return uint64(g.id)
+}
+
+//go:norace
+func mutexHash(st *mutexState) uint64 {
+	h := uint64(0)
+	if st.locked {
+		h = mix(1, gid(st.holder))
+	}
+	return mix(h, idSetHash(st.waiters))
+}
+
+// idSetHash hashes a set of goroutines (order-independent).
+//
+//go:norace
+func idSetHash(gs []*goroutine) uint64 {
+	var sum uint64
+	for _, g := range gs {
+		sum += mix(0x9e3779b97f4a7c15, uint64(g.id))
+	}
+	return mix(uint64(len(gs)), sum)
+}
+
+// waitqHash hashes the waiters of a channel queue, in order. Waiters gone
+// stale (their select fired on another channel) count until they are
+// removed, by an operation on the channel or by their goroutine's next
+// step, both of which name the channel: the hash changes only in steps
+// that name it (see stTracker).
+//
+//go:norace
+func waitqHash(q waitq) uint64 {
+	h := uint64(0)
+	for _, w := range q {
+		h = mix(h, uint64(w.g.id)<<16|uint64(w.idx+1))
+	}
+	return h
+}
+
+// mix combines x into the hash h.
+//
+//go:norace
+func mix(h, x uint64) uint64 {
+	h ^= x + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>31
+}
+
+// hashMem hashes n bytes at p.
+//
+//go:norace
+func hashMem(p unsafe.Pointer, n uintptr) uint64 {
+	h := uint64(n)
+	i := uintptr(0)
+	for ; i+8 <= n; i += 8 {
+		h = mix(h, *(*uint64)(unsafe.Add(p, i)))
+	}
+	for ; i < n; i++ {
+		h = mix(h, uint64(*(*byte)(unsafe.Add(p, i))))
+	}
+	return h
+}
+
+// valueHash hashes a value of a channel's element type by its bytes.
+//
+//go:norace
+func valueHash[E any](v *E) uint64 { return hashMem(unsafe.Pointer(v), unsafe.Sizeof(*v)) }
+
+// hashValue hashes v by content, following maps, structs and arrays a few
+// levels deep; pointers by address.
+//
+//go:norace
+func hashValue(v reflect.Value, depth int) uint64 {
+	if !v.IsValid() {
+		return 0
+	}
+	h := uint64(v.Kind())
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			return mix(h, 1)
+		}
+		return h
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return mix(h, uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return mix(h, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		return mix(h, math.Float64bits(v.Float()))
+	case reflect.String:
+		s := v.String()
+		return mix(h, hashMem(unsafe.Pointer(unsafe.StringData(s)), uintptr(len(s))))
+	case reflect.Map:
+		if depth > 0 {
+			return mix(h, uint64(v.Pointer()))
+		}
+		var sum uint64
+		it := v.MapRange()
+		for it.Next() {
+			sum += mix(hashValue(it.Key(), depth+1), hashValue(it.Value(), depth+1))
+		}
+		return mix(mix(h, uint64(v.Len())), sum)
+	case reflect.Struct:
+		if depth > 3 {
+			return h
+		}
+		for i := 0; i < v.NumField(); i++ {
+			h = mix(h, hashValue(v.Field(i), depth+1))
+		}
+		return h
+	case reflect.Array:
+		if depth > 3 {
+			return h
+		}
+		for i := 0; i < v.Len() && i < 64; i++ {
+			h = mix(h, hashValue(v.Index(i), depth+1))
+		}
+		return h
+	case reflect.Interface:
+		if v.IsNil() {
+			return h
+		}
+		return mix(h, hashValue(v.Elem(), depth))
+	case reflect.Slice:
+		return mix(mix(h, uint64(v.Len())), uint64(v.Pointer()))
+	case reflect.Pointer, reflect.UnsafePointer, reflect.Chan, reflect.Func:
+		return mix(h, uint64(v.Pointer()))
+	}
+	return h
+}

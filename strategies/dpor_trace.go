@@ -1,0 +1,410 @@
+package strategies
+
+// The trace of one execution, as dpor records it, and the race analysis
+// run on it when the execution ends (the deferred race detection of
+// Nidhugg and of the source-sets paper, §5: the races of an execution are
+// the same whether found step by step or at its end).
+
+// A step is one goroutine point of the execution and the step taken there.
+type step struct {
+	g     int32 // goroutine that took the step
+	level int32 // index in DPOR.levels of the point, -1 when it did not branch
+	a0    int32 // its accesses: trace.acc[a0:a1]
+	a1    int32
+	// after is a step that must precede this one though it does not
+	// conflict with it: the step taken at the point where this step's
+	// goroutine yielded (the yielder may not run next), or -1.
+	after int32
+	flags uint8
+}
+
+const (
+	stepGlobal  uint8 = 1 << iota // conflicts with every other step
+	stepBarrier                   // every later step happens after every earlier one
+	stepWild                      // did more than its pending event said
+)
+
+type trace struct {
+	steps []step
+	acc   []Access
+	// born[g] is the step that created goroutine g (its first step happens
+	// after it), -1 for the test goroutine and goroutines of unknown origin.
+	born []int32
+	// yieldFrom[g] is the step taken at the point where g yielded, until
+	// g's next step takes it as its after (-1: none).
+	yieldFrom []int32
+}
+
+func (t *trace) reset() {
+	t.steps, t.acc, t.born, t.yieldFrom = t.steps[:0], t.acc[:0], t.born[:0], t.yieldFrom[:0]
+}
+
+// see makes room for goroutine g; new goroutines were created by the last
+// step recorded.
+func (t *trace) see(g int) {
+	for len(t.born) <= g {
+		t.born = append(t.born, int32(len(t.steps))-1)
+		t.yieldFrom = append(t.yieldFrom, -1)
+	}
+}
+
+// event returns the accesses of step i.
+func (t *trace) event(i int) Event {
+	s := &t.steps[i]
+	return Event{Acc: t.acc[s.a0:s.a1:s.a1]}
+}
+
+// analysis is the happens-before relation of a trace, computed once the
+// execution has ended, and the races it contains.
+type analysis struct {
+	t      *trace
+	n      int      // steps analysed: those of the search
+	clk    []uint32 // vector clocks of the steps, concatenated
+	off    []int32  // clock of step i: clk[off[i]:off[i+1]]
+	local  []uint32 // local[i]: index (1-based) of step i among its goroutine's
+	base   [][]uint32
+	gLast  []int32
+	objs   map[uintptr]int32 // word -> index in hists
+	hists  []objHist
+	global int32 // last global step, -1
+	all    []uint32
+	deps   []int32
+	locks  []int32 // lock candidates of the step being analysed
+	prev   []uint32
+	seen   []bool
+}
+
+// objHist is what a word of memory or a synchronization object remembers:
+// its last conflicting step and, since then, the last observing step of
+// each goroutine.
+type objHist struct {
+	w     int32
+	reads []int32
+	// locks holds the last OpLock step of each goroutine (see lockRaces).
+	locks []int32
+}
+
+// maxWords bounds the words one access is tracked by; a step with a larger
+// access counts as global (recorded so when the trace is).
+const maxWords = 4096
+
+// huge reports whether ev has an access too large to track by words.
+func (ev *Event) huge() bool {
+	for _, a := range ev.Acc {
+		if a.Size > maxWords*8 {
+			return true
+		}
+	}
+	return false
+}
+
+// hb reports whether step a happens before step b (a != b).
+func (an *analysis) hb(a, b int) bool {
+	g := int(an.t.steps[a].g)
+	c := an.clk[an.off[b]:an.off[b+1]]
+	return g < len(c) && c[g] >= an.local[a]
+}
+
+// hbClock reports whether step a happens before a point whose clock is c.
+func (an *analysis) hbClock(a int, c []uint32) bool {
+	g := int(an.t.steps[a].g)
+	return g < len(c) && c[g] >= an.local[a]
+}
+
+func joinClock(dst, src []uint32) []uint32 {
+	for len(dst) < len(src) {
+		dst = append(dst, 0)
+	}
+	for i, x := range src {
+		if x > dst[i] {
+			dst[i] = x
+		}
+	}
+	return dst
+}
+
+// clock returns the clock of step i.
+func (an *analysis) clock(i int) []uint32 { return an.clk[an.off[i]:an.off[i+1]] }
+
+// analyse computes the happens-before relation of the first n steps and
+// calls race for every race in them: a pair of conflicting steps of two
+// goroutines, the first happening before the second with no other step in
+// between in the happens-before order.
+func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
+	an.t, an.n = t, n
+	an.clk, an.off, an.local = an.clk[:0], append(an.off[:0], 0), an.local[:0]
+	ng := len(t.born)
+	for len(an.base) < ng {
+		an.base = append(an.base, nil)
+	}
+	an.base = an.base[:ng]
+	an.gLast = an.gLast[:0]
+	for g := 0; g < ng; g++ {
+		an.base[g] = an.base[g][:0]
+		an.gLast = append(an.gLast, -1)
+	}
+	if an.objs == nil {
+		an.objs = map[uintptr]int32{}
+	}
+	clear(an.objs)
+	an.hists = an.hists[:0]
+	an.global = -1
+	an.all = an.all[:0]
+	for j := 0; j < n; j++ {
+		s := &t.steps[j]
+		g := int(s.g)
+		// The goroutine's clock before the step: its previous step, or
+		// the step that created it, and the steps it must follow.
+		b := an.base[g]
+		if an.gLast[g] < 0 && t.born[g] >= 0 && int(t.born[g]) < j {
+			b = joinClock(b, an.clock(int(t.born[g])))
+		}
+		if s.after >= 0 && int(s.after) < j {
+			b = joinClock(b, an.clock(int(s.after)))
+		}
+		an.prev = append(an.prev[:0], b...)
+		an.deps, an.locks = an.deps[:0], an.locks[:0]
+		if s.flags&stepGlobal != 0 {
+			for h, l := range an.gLast {
+				if h != g && l >= 0 {
+					an.deps = append(an.deps, l)
+				}
+			}
+		} else {
+			if an.global >= 0 {
+				an.deps = append(an.deps, an.global)
+			}
+			for _, a := range t.acc[s.a0:s.a1] {
+				an.touch(a)
+			}
+		}
+		for _, d := range an.deps {
+			b = joinClock(b, an.clock(int(d)))
+		}
+		for len(b) <= g {
+			b = append(b, 0)
+		}
+		b[g]++
+		an.local = append(an.local, b[g])
+		an.clk = append(an.clk, b...)
+		an.off = append(an.off, int32(len(an.clk)))
+		an.base[g] = b
+		an.gLast[g] = int32(j)
+		an.all = joinClock(an.all, b)
+		if s.flags&stepGlobal != 0 {
+			an.global = int32(j)
+		}
+		// Record the step in the objects it touched.
+		if s.flags&stepGlobal == 0 {
+			for _, a := range t.acc[s.a0:s.a1] {
+				an.record(j, a)
+			}
+		}
+		for _, d := range an.deps {
+			if t.steps[d].g != s.g && an.immediate(int(d)) {
+				race(int(d), j)
+			}
+		}
+		an.lockRaces(j, race)
+		if s.flags&stepBarrier != 0 {
+			for h := range an.base {
+				an.base[h] = joinClock(an.base[h], an.all)
+			}
+		}
+	}
+}
+
+// immediate reports whether dependency d of the step being analysed is
+// not already ordered before it through another of its predecessors.
+func (an *analysis) immediate(d int) bool {
+	if an.hbClock(d, an.prev) {
+		return false
+	}
+	for _, x := range an.deps {
+		if int(x) != d && an.hb(d, int(x)) {
+			return false
+		}
+	}
+	return true
+}
+
+// words calls f for every word an access covers; false if too many.
+func words(a Access, f func(w uintptr)) bool {
+	lo, hi := a.span()
+	if (hi-1)/8-lo/8 >= maxWords {
+		return false
+	}
+	for w := lo / 8; w <= (hi-1)/8; w++ {
+		f(w)
+	}
+	return true
+}
+
+// touch adds to an.deps the earlier steps that access a conflicts with.
+func (an *analysis) touch(a Access) {
+	if a.Op == OpGlobal || a.Op == OpBarrier {
+		return
+	}
+	words(a, func(w uintptr) {
+		hi, found := an.objs[w]
+		if !found {
+			return
+		}
+		h := &an.hists[hi]
+		if h.w >= 0 {
+			an.addDep(h.w)
+		}
+		if !a.Op.observes() {
+			for _, r := range h.reads {
+				an.addDep(r)
+			}
+		}
+		if a.Op == OpLock {
+			for _, l := range h.locks {
+				if !containsInt32(an.locks, l) {
+					an.locks = append(an.locks, l)
+				}
+			}
+		}
+	})
+}
+
+func (an *analysis) addDep(d int32) {
+	for _, x := range an.deps {
+		if x == d {
+			return
+		}
+	}
+	an.deps = append(an.deps, d)
+}
+
+// record notes step j's access a in the history of its words.
+func (an *analysis) record(j int, a Access) {
+	if a.Op == OpGlobal || a.Op == OpBarrier {
+		return
+	}
+	g := an.t.steps[j].g
+	words(a, func(w uintptr) {
+		hi, found := an.objs[w]
+		if !found {
+			hi = int32(len(an.hists))
+			if len(an.hists) < cap(an.hists) {
+				an.hists = an.hists[:hi+1]
+				h := &an.hists[hi]
+				h.w, h.reads, h.locks = -1, h.reads[:0], h.locks[:0]
+			} else {
+				an.hists = append(an.hists, objHist{w: -1})
+			}
+			an.objs[w] = hi
+		}
+		h := &an.hists[hi]
+		if a.Op == OpLock {
+			h.locks = setLast(h.locks, an.t, g, int32(j))
+		}
+		if !a.Op.observes() {
+			h.w, h.reads = int32(j), h.reads[:0]
+			return
+		}
+		h.reads = setLast(h.reads, an.t, g, int32(j))
+	})
+}
+
+// setLast records j as goroutine g's last step in s, one per goroutine.
+func setLast(s []int32, t *trace, g int32, j int32) []int32 {
+	for i, r := range s {
+		if t.steps[r].g == g {
+			s[i] = j
+			return s
+		}
+	}
+	return append(s, j)
+}
+
+func containsInt32(s []int32, x int32) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// lockRaces reports the races of a lock step j with the earlier lock
+// steps of other goroutines on the same mutex. An unlock between them
+// orders them in the trace, but the other order was possible all the same
+// (whoever locks first wins): the race between two acquisitions is hidden
+// behind the release, and DPOR must reverse it (the source-sets paper's
+// treatment of locks). A goroutine that lost the mutex to another is
+// blocked again without a step of its own (the runtime's model makes
+// every waiter runnable on an unlock), so the acquisition it makes later
+// would otherwise never be seen racing with the one that beat it. A
+// candidate is a race unless it happens before j's goroutine's previous
+// step or before another candidate; races found twice are harmless.
+func (an *analysis) lockRaces(j int, race func(d, j int)) {
+	g := an.t.steps[j].g
+	for _, l := range an.locks {
+		if an.t.steps[l].g == g || an.hbClock(int(l), an.prev) || containsInt32(an.deps, l) {
+			continue
+		}
+		later := false
+		for _, x := range an.locks {
+			if x != l && an.t.steps[x].g != g && an.hb(int(l), int(x)) {
+				later = true
+				break
+			}
+		}
+		if !later {
+			race(int(l), j)
+		}
+	}
+}
+
+// initials returns the goroutines that can start v = notdep(d, E).j: the
+// steps after d that do not happen after it, then j, reordered with v's
+// order; a goroutine is an initial when its first step in v happens after
+// no other step of v. Only those among candidates (the goroutines that
+// could be chosen at d's point) are returned, in order of first step;
+// stop, if it returns true for an initial, ends the search early.
+func (an *analysis) initials(d, j int, dst []int, stop func(g int) bool) ([]int, bool) {
+	ng := len(an.t.born)
+	for len(an.seen) < ng {
+		an.seen = append(an.seen, false)
+	}
+	seen := an.seen[:ng]
+	for i := range seen {
+		seen[i] = false
+	}
+	var firsts []int
+	dst = dst[:0]
+	consider := func(k int) bool {
+		g := int(an.t.steps[k].g)
+		if seen[g] {
+			return false
+		}
+		seen[g] = true
+		init := true
+		for _, f := range firsts {
+			if an.hb(f, k) {
+				init = false
+				break
+			}
+		}
+		firsts = append(firsts, k)
+		if init {
+			if stop(g) {
+				return true
+			}
+			dst = append(dst, g)
+		}
+		return false
+	}
+	for k := d + 1; k < j; k++ {
+		if an.hb(d, k) {
+			continue
+		}
+		if consider(k) {
+			return dst, true
+		}
+	}
+	return dst, consider(j)
+}
