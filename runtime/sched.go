@@ -598,10 +598,11 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			starved = starved || e.steps-g.chosenAt > e.set.fairAfter
 		}
 		early := e.clock.early(e)
-		if early != nil && e.events {
-			// dpor (an EventUser) has no model of a timer firing at
-			// its choice: it explores the synctest rule only, and
-			// says so (End.EarlyTimers).
+		if early != nil && (e.events || e.locate) {
+			// dpor (an EventUser) and guided search (positions) have
+			// no model of a timer firing at their choice: they
+			// explore the synctest rule only; dpor is told
+			// (End.EarlyTimers), as it would otherwise claim a proof.
 			e.earlyWithheld = true
 			early = nil
 		}
