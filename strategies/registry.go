@@ -45,6 +45,9 @@ type Options struct {
 	// opt-in, unsound where the runtime's state signature is not the
 	// whole state.
 	States bool
+	// Fragments is the path of the fragments file (WriteFragments) of
+	// the change pairwise incremental checking explores.
+	Fragments string
 }
 
 // Info describes a strategy to the programs that offer it: the command

@@ -101,6 +101,10 @@ type testOptions struct {
 	coverage    string
 	// targets are --target file:line, for guided search.
 	targets []string
+	// since is --since REV: check the change since REV pairwise
+	// (since.go); strategySet says --strategy was given.
+	since       string
+	strategySet bool
 
 	packages []string
 	gotest   goTestFlags
@@ -141,6 +145,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.shard, "shard", "", "run part I of N of the search, for N machines (I/N, 1-based; env, env/N: the index from the job engine's environment, see docs/usage.md)")
 	fs.StringVar(&o.shardBy, "shard-by", "auto", "how --shard divides the work: tests, schedules, or auto (tests when there are at least N test functions)")
 	fs.StringVar(&o.results, "results", "", "write this run's results, progress and traces to DIR/shard-I-of-N, for gosct merge")
+	fs.StringVar(&o.since, "since", "", "check only the change since this git revision (\"auto\": the merge base with the main branch): pairwise incremental checking, and only the tests the change can reach")
 	fs.StringArrayVar(&o.targets, "target", nil, "guided: steer toward this file:line (repeatable); the targets found in the code are sought too")
 	return fs
 }
@@ -157,6 +162,10 @@ func parseTest(args []string) (*testOptions, error) {
 		return nil, usagef("--minimize must not be negative, not %v", o.minimize)
 	}
 	o.depsSet = fs.Changed("deps")
+	o.strategySet = fs.Changed("strategy")
+	if o.since != "" && !o.strategySet {
+		o.strategy = "pairwise"
+	}
 	if fs.Changed("bound") && o.bound == 0 {
 		o.bound = -1 // strategies.Options: bound 0, not the default
 	} else if o.bound < 0 {
@@ -272,6 +281,9 @@ func (o *testOptions) validate() error {
 			// shards would not be parts of one search.
 			return usagef("--shard needs --seed: every shard of a search must use the same seed (a value of the run, e.g. --seed $GITHUB_RUN_ID)")
 		}
+	}
+	if o.strategy == "pairwise" && o.since == "" {
+		return usagef("--strategy pairwise checks a change: give it with --since REV")
 	}
 	if len(o.targets) > 0 && !usesGuide(o.strategy) {
 		return usagef("--target steers guided search: use --strategy guided (or the portfolio, of which it is a member)")

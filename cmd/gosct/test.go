@@ -90,6 +90,13 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	opts := rewrite.Options{Dir: cwd, Patterns: o.packages, Tags: o.gotest.tags, Deps: o.deps}
+	since, code, done := startSince(ctx, o, cwd, &opts, stdout, stderr)
+	if done {
+		return code
+	}
+	if since != nil {
+		defer os.RemoveAll(since.dir)
+	}
 	// guide is guided search's static guide, computed while the packages
 	// are loaded for instrumenting; guideWarning says why there is none
 	// (reported once the reporter exists).
@@ -124,6 +131,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct test: %s\n", instrumentError(err))
 		return exitError
+	}
+	if since != nil {
+		since.restrict(b.Packages)
 	}
 	runRe, _ := topLevelRun(o.run) // validated by parseTest
 	skipRe, _ := topLevelSkip(o.gotest.skipRe)
@@ -273,6 +283,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		tests := testsOf(pkg)
 		switch {
+		case since != nil && since.unaffected[pkg.ImportPath]:
+			rep.pkgLine("ok", pkg.ImportPath, "[not run: the change cannot reach its tests]")
+			continue
 		case len(pkg.Tests) == 0:
 			rep.pkgLine("?", pkg.ImportPath, "[no test files]")
 			continue
@@ -298,7 +311,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		r.regressions(i, pkg, bin, runRe, skipRe, keep)
 		run := explorePattern(o.run)
-		if mine != nil {
+		if mine != nil || since != nil {
 			run = testsPattern(tests, o.run)
 		}
 		cfg := wire.Config{
@@ -312,6 +325,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if rep.cov != nil {
 			rep.cov.addPackage(pkg)
+		}
+		if since != nil {
+			cfg.Fragments = since.path
 		}
 		r.describePackage(i, pkg, &cfg)
 		if byRange {
@@ -338,6 +354,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err := rep.cov.write(header); err != nil {
 			rep.message("error", "", "", "", err.Error())
 		}
+	}
+	if since != nil {
+		since.report(rep)
 	}
 	rep.summary()
 	return exitStatus(r.bugs+r.nondet, rep.errors)

@@ -69,6 +69,9 @@ type Config struct {
 	// StepCost is the virtual time one scheduling step costs, "" for the
 	// runtime's default; for measuring the time model (gosct-bench).
 	StepCost string `json:"step_cost,omitempty"`
+	// Fragments is the fragments file of pairwise incremental
+	// checking (gosct test --since).
+	Fragments string `json:"fragments,omitempty"`
 
 	// TraceDir is where traces of bugs are written.
 	TraceDir string `json:"trace_dir"`

@@ -1,0 +1,26 @@
+package runtime
+
+import "github.com/gosct/gosct/strategies"
+
+// Spawned implements strategies.Spawner for the strategies that tag
+// goroutines with the go statement that created them (pairwise
+// incremental checking): the creation site the runtime keeps for its
+// reports, as a user frame. Lock held (the strategy runs under it).
+//
+//go:norace
+func (e *execution) Spawned(id int) (strategies.Frame, bool) {
+	if id <= 0 || id >= len(e.gs) {
+		return strategies.Frame{}, false
+	}
+	g := e.gs[id]
+	if g.created == 0 {
+		return strategies.Frame{}, false
+	}
+	pcFramesMu.Lock()
+	fs := resolvePC(g.created)
+	pcFramesMu.Unlock()
+	if len(fs) == 0 {
+		return strategies.Frame{}, false
+	}
+	return fs[0], true
+}
