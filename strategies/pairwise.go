@@ -3,7 +3,6 @@ package strategies
 import (
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Pairwise is pairwise incremental checking ("pairwise", seed 003): the
@@ -52,8 +51,14 @@ type Pairwise struct {
 	spawn  map[int]Frame
 	inside map[int]bool
 
-	queue    []pairwiseP // pairs to explore, in order
-	deferred []pairwiseP // pairs whose Gj's spawn site Gi met already
+	// The searches, one per pair, take executions in turn (rot, from
+	// index ri), so that a budget of schedules reaches every pair;
+	// deferred ones (Gj's spawn site met already with Gi, or a later
+	// run of the fragment) join when rot runs out.
+	rot      []*pairwiseSearch
+	ri       int
+	cur      *pairwiseSearch
+	deferred []*pairwiseSearch
 	queued   map[pairwiseP]bool
 	met      map[pairwiseMeet]bool
 	pair     pairwiseP // the pair of the current search; gi < 0: discovery
@@ -69,11 +74,28 @@ type Pairwise struct {
 	// Per execution: Gi's position with respect to the fragments.
 	giIn       bool // Gi's last known position is inside a fragment
 	giEntry    int  // Gi's moves when it entered the fragment it is in
-	giEntered  bool // Gi entered a fragment in this execution
+	giMoves    int  // Gi's moves at the current point
+	visits     int  // Gi's entries into a fragment so far
+	parked     bool // Gi waits at the entry while others run
 	lastGiWait int  // depth of the last node where Gi was not enabled
 }
 
-type pairwiseP struct{ gi, gj int }
+// pairwiseSearch is the depth-first search of one pair: the decisions
+// of its last execution.
+type pairwiseSearch struct {
+	pair  pairwiseP
+	nodes []pairwiseNode
+	ran   bool
+}
+
+// pairwiseP is one search: Gi's visit-th run of a fragment against Gj.
+type pairwiseP struct{ gi, gj, visit int }
+
+// active reports whether Gi is in the run of a fragment the search
+// branches in.
+func (p *Pairwise) active() bool {
+	return p.pair.gi >= 0 && p.giIn && p.visits == p.pair.visit
+}
 
 type pairwiseMeet struct {
 	gi int
@@ -108,7 +130,7 @@ func NewPairwise(o Options) *Pairwise {
 		inside: map[int]bool{},
 		queued: map[pairwiseP]bool{},
 		met:    map[pairwiseMeet]bool{},
-		pair:   pairwiseP{-1, -1},
+		pair:   pairwiseP{-1, -1, 0},
 	}
 	if o.Fragments == "" {
 		p.loadErr = fmt.Errorf("no fragments (run it with gosct test --since REV)")
@@ -139,43 +161,44 @@ func (p *Pairwise) Stateless() bool { return true }
 // NewExecution implements Strategy.
 func (p *Pairwise) NewExecution() bool {
 	p.depth = 0
-	p.giIn, p.giEntered, p.giEntry, p.lastGiWait = false, false, 0, -1
+	p.giIn, p.giEntry, p.giMoves, p.visits, p.parked, p.lastGiWait = false, 0, 0, 0, false, -1
 	if !p.started {
 		p.started = true
 		return true // the discovery execution
 	}
-	// Backtrack within the current pair's search.
+	// Backtrack within the search of the execution that ended.
 	for len(p.nodes) > 0 {
 		n := &p.nodes[len(p.nodes)-1]
 		if n.done < len(n.alts) {
-			return true
+			break
 		}
 		p.nodes = p.nodes[:len(p.nodes)-1]
 	}
-	if p.pair.gi >= 0 {
-		p.done++
-	}
-	// The next pair.
-	for {
-		var next pairwiseP
-		switch {
-		case len(p.queue) > 0:
-			next, p.queue = p.queue[0], p.queue[1:]
-		case len(p.deferred) > 0:
-			next, p.deferred = p.deferred[0], p.deferred[1:]
-		default:
-			p.finished = true
-			return false
+	if p.cur != nil {
+		p.cur.nodes = p.nodes
+		if len(p.nodes) == 0 {
+			p.rot = append(p.rot[:p.ri], p.rot[p.ri+1:]...)
+			p.done++
+		} else {
+			p.ri++
 		}
-		p.pair = next
-		p.nodes = p.nodes[:0]
-		p.meet(next)
-		return true
 	}
-}
-
-func (p *Pairwise) meet(q pairwiseP) {
-	p.met[pairwiseMeet{q.gi, p.spawn[q.gj]}] = true
+	p.nodes = nil
+	if len(p.rot) == 0 {
+		p.rot, p.deferred, p.ri = p.deferred, nil, 0
+	}
+	if len(p.rot) == 0 {
+		p.cur, p.pair = nil, pairwiseP{-1, -1, 0}
+		p.finished = true
+		return false
+	}
+	if p.ri >= len(p.rot) {
+		p.ri = 0
+	}
+	p.cur = p.rot[p.ri]
+	p.cur.ran = true
+	p.pair, p.nodes = p.cur.pair, p.cur.nodes
+	return true
 }
 
 // Next implements Strategy.
@@ -198,10 +221,6 @@ func (p *Pairwise) Next(pt *Point) int {
 		n = &p.nodes[len(p.nodes)-1]
 		if pt.Kind == Goroutine {
 			n.giOn = p.pair.gi >= 0 && pt.Index(p.pair.gi) >= 0
-			if loc != nil {
-				op, _, _ := loc.Where(n.alts[0])
-				n.chosenOp = op
-			}
 		}
 	}
 	if pt.Kind == Goroutine && p.pair.gi >= 0 && !n.giOn {
@@ -209,7 +228,15 @@ func (p *Pairwise) Next(pt *Point) int {
 	}
 	p.depth++
 	want := n.alts[n.done-1]
+	if pt.Kind == Goroutine && p.active() && pt.Index(p.pair.gi) >= 0 && p.giMoves == p.giEntry {
+		// Gi at the entry: it waits there while others run, until it
+		// is chosen.
+		p.parked = want != p.pair.gi
+	}
 	if pt.Kind == Goroutine {
+		if loc != nil && p.pair.gi >= 0 {
+			n.chosenOp, _, _ = loc.Where(want)
+		}
 		if i := pt.Index(want); i >= 0 {
 			return i
 		}
@@ -252,16 +279,28 @@ func (p *Pairwise) observe(pt *Point, loc Locator) {
 		return
 	}
 	_, frames, moves := loc.Where(gi)
+	p.giMoves = moves
 	in := p.inFragment(frames)
-	switch {
-	case in && !p.giIn:
+	if in && !p.giIn {
+		p.visits++
 		p.giEntry = moves
-		if p.depth >= len(p.nodes) {
-			// Not while replaying a prefix: an earlier execution saw
-			// this entry and extended the nodes before it already.
+		switch {
+		case p.visits == p.pair.visit && p.depth >= len(p.nodes):
+			// Not while replaying a prefix: an earlier execution
+			// saw this entry and extended the nodes before it.
 			p.extendHB()
+		case p.visits == p.pair.visit+1:
+			// Gi runs a fragment again: its next run is a search
+			// of its own.
+			next := pairwiseP{gi, p.pair.gj, p.visits}
+			if !p.queued[next] {
+				p.queued[next] = true
+				p.deferred = append(p.deferred, &pairwiseSearch{pair: next})
+			}
 		}
-		p.giEntered = true
+	}
+	if !in || moves != p.giEntry {
+		p.parked = false
 	}
 	p.giIn = in
 }
@@ -279,7 +318,7 @@ func (p *Pairwise) candidate(id int) {
 	}
 	sort.Ints(ids)
 	for _, j := range ids {
-		p.enqueue(pairwiseP{id, j})
+		p.enqueue(pairwiseP{id, j, 1})
 	}
 }
 
@@ -287,7 +326,7 @@ func (p *Pairwise) candidate(id int) {
 func (p *Pairwise) addPairsWith(id int) {
 	for gi := range p.spawn {
 		if gi != id && p.isCandidate(gi) {
-			p.enqueue(pairwiseP{gi, id})
+			p.enqueue(pairwiseP{gi, id, 1})
 		}
 	}
 }
@@ -298,11 +337,11 @@ func (p *Pairwise) enqueue(q pairwiseP) {
 	}
 	p.queued[q] = true
 	if p.met[pairwiseMeet{q.gi, p.spawn[q.gj]}] {
-		p.deferred = append(p.deferred, q)
+		p.deferred = append(p.deferred, &pairwiseSearch{pair: q})
 		return
 	}
 	p.met[pairwiseMeet{q.gi, p.spawn[q.gj]}] = true
-	p.queue = append(p.queue, q)
+	p.rot = append(p.rot, &pairwiseSearch{pair: q})
 }
 
 func (p *Pairwise) inFragment(frames []Frame) bool {
@@ -320,7 +359,7 @@ func (p *Pairwise) inFragment(frames []Frame) bool {
 func (p *Pairwise) alternatives(pt *Point) []int {
 	gi, gj := p.pair.gi, p.pair.gj
 	if pt.Kind != Goroutine {
-		if gi >= 0 && pt.Current == gi && p.giIn {
+		if p.active() && pt.Current == gi {
 			alts := make([]int, len(pt.Choices))
 			for i := range alts {
 				alts[i] = i
@@ -329,62 +368,91 @@ func (p *Pairwise) alternatives(pt *Point) []int {
 		}
 		return []int{0}
 	}
-	def := pt.Choices[0]
-	if pt.Index(pt.Current) >= 0 {
-		def = pt.Current
-	}
-	if gi < 0 || pt.Index(gi) < 0 || pt.Index(gj) < 0 || !p.giIn {
+	def := p.defaultChoice(pt)
+	if !p.active() || pt.Index(gi) < 0 {
 		return []int{def}
 	}
-	if pt.Where == nil {
+	atEntry := p.giMoves == p.giEntry
+	if pt.Index(gj) >= 0 {
+		branch := pt.Current == gi || (pt.Current == gj && atEntry)
+		switch {
+		case branch && def == gi:
+			return []int{gi, gj}
+		case branch && def == gj:
+			return []int{gj, gi}
+		}
 		return []int{def}
 	}
-	_, _, moves := pt.Where.Where(gi)
-	branch := (pt.Current == gi) || (pt.Current == gj && moves == p.giEntry)
-	if !branch {
-		return []int{def}
-	}
-	if def == gi {
-		return []int{gi, gj}
-	}
-	if def == gj {
-		return []int{gj, gi}
+	if atEntry && def == gi {
+		// Gj cannot run now (not created yet, or blocked): the
+		// fragment may also start later, once Gj can.
+		for _, c := range pt.Choices {
+			if c != gi {
+				return []int{gi, c}
+			}
+		}
 	}
 	return []int{def}
 }
 
+// defaultChoice is the choice without preemption: the current goroutine
+// goes on; when it cannot, the lowest enabled one runs, other than Gi
+// while Gi is parked at a fragment's entry.
+func (p *Pairwise) defaultChoice(pt *Point) int {
+	gi := p.pair.gi
+	if p.parked {
+		if pt.Current != gi && pt.Index(pt.Current) >= 0 {
+			return pt.Current
+		}
+		for _, c := range pt.Choices {
+			if c != gi {
+				return c
+			}
+		}
+		return gi
+	}
+	if pt.Index(pt.Current) >= 0 {
+		return pt.Current
+	}
+	return pt.Choices[0]
+}
+
 // extendHB is the seed's happens-before extension: Gi is entering a
-// fragment; a synchronization event of a third goroutine scheduled since
-// Gi last waited is not ordered before the entry, so the search also
-// runs Gi first at that point.
+// fragment; the last lock or wait of each third goroutine scheduled
+// since Gi last waited is not ordered before the entry, so the search
+// also runs Gi first at that point, which puts the event after the
+// fragment.
 func (p *Pairwise) extendHB() {
 	gi, gj := p.pair.gi, p.pair.gj
 	added := 0
+	seen := map[int]bool{}
 	for d := len(p.nodes) - 1; d > p.lastGiWait && d >= 0 && added < pairwiseHBMax; d-- {
 		n := &p.nodes[d]
-		if n.kind != Goroutine || !n.giOn || !synchronizes(n.chosenOp) {
+		if n.kind != Goroutine || n.done == 0 {
 			continue
 		}
 		chosen := n.alts[n.done-1]
-		if chosen == gi || chosen == gj || containsInt(n.alts, gi) {
+		if chosen == gi || chosen == gj || seen[chosen] || !n.giOn || !synchronizes(n.chosenOp) {
 			continue
 		}
-		n.alts = append(n.alts, gi)
-		added++
+		seen[chosen] = true
+		if !containsInt(n.alts, gi) {
+			n.alts = append(n.alts, gi)
+			added++
+		}
 	}
 }
 
 // pairwiseHBMax bounds the events the extension moves after one entry.
-const pairwiseHBMax = 16
+const pairwiseHBMax = 4
 
 // synchronizes tells the operations (runtime names) whose order with a
 // fragment the extension explores: the seed's lock acquire, release and
-// join, and Go's other ways of waiting.
+// join (Go's waits).
 func synchronizes(op string) bool {
-	switch {
-	case strings.HasPrefix(op, "mutex"), strings.HasPrefix(op, "rwmutex"),
-		strings.HasPrefix(op, "chan"), op == "select",
-		strings.HasPrefix(op, "waitgroup"), strings.HasPrefix(op, "cond"), op == "once":
+	switch op {
+	case "mutex lock", "mutex unlock", "rwmutex lock", "rwmutex unlock", "rwmutex rlock", "rwmutex runlock",
+		"waitgroup wait", "cond wait":
 		return true
 	}
 	return false
@@ -413,10 +481,7 @@ func (p *Pairwise) Status() string {
 	if p.loadErr != nil {
 		return "no change to check: " + p.loadErr.Error()
 	}
-	total := p.done + len(p.queue) + len(p.deferred)
-	if p.pair.gi >= 0 && !p.finished {
-		total++
-	}
+	total := p.done + len(p.rot) + len(p.deferred)
 	s := fmt.Sprintf("%d of %d goroutine pairs", p.done, total)
 	if total == 0 {
 		s = "no goroutine reached the change"
