@@ -31,6 +31,8 @@ type Commit struct {
 	Bug     string
 	Message string
 	Edits   []Edit
+	// Flags are gosct test flags the bug needs (its oracle).
+	Flags []string
 }
 
 // An Edit replaces the text Old, which must occur once, by New.
@@ -153,6 +155,13 @@ var Commits = []Commit{
 			} else {
 				s.cache.mu.Unlock()
 			}`}}},
+	{Branch: "report-race", Bug: "race", Flags: []string{"--races", "report"}, Message: "server: Report reads the counts without the stats lock", Edits: []Edit{{
+		File: "svc/server.go",
+		Old: `		s.stats.mu.Lock()
+		defer s.stats.mu.Unlock()
+		ch <- fmt.Sprintf("done=%d evicted=%d cached=%d", s.stats.done, s.stats.evicted, s.cache.Len())`,
+		New: `		done, evicted := s.stats.done, s.stats.evicted
+		ch <- fmt.Sprintf("done=%d evicted=%d cached=%d", done, evicted, s.cache.Len())`}}},
 	{Branch: "square", Bug: "", Message: "square: multiply in a variable", Edits: []Edit{{
 		File: "svc/server.go",
 		Old: `func square(n int) int {

@@ -119,11 +119,15 @@ func main() {
 		var sr, fr run
 		var sw, fw []time.Duration
 		for i := 0; i < *rounds; i++ {
-			sr = gosct(bin, repo, "test", "--json", "--seed", s, "--since", "main", "./...")
-			fr = gosct(bin, repo, "test", "--json", "--seed", s, "./...")
+			args := append([]string{"test", "--json", "--seed", s}, c.Flags...)
+			sr = gosct(bin, repo, append(args, "--since", "main", "./...")...)
+			fr = gosct(bin, repo, append(args, "./...")...)
 			sw, fw = append(sw, sr.wall), append(fw, fr.wall)
 		}
 		want := c.Bug
+		if len(c.Flags) > 0 {
+			want += " (" + strings.Join(c.Flags, " ") + ")"
+		}
 		if want == "" {
 			want = "none (sequential change)"
 		}
