@@ -104,7 +104,7 @@ var Commits = []Commit{
 	s.mu.Lock()
 	s.closed = true`}, {
 		File: "svc/server.go",
-		Old: `// Report describes`,
+		Old:  `// Report describes`,
 		New: `func (s *Server) isClosed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -117,7 +117,7 @@ var Commits = []Commit{
 		Old:  `	ch := make(chan string, 1)`,
 		New:  `	ch := make(chan string)`}, {
 		File: "svc/server.go",
-		Old:  `	return <-ch
+		Old: `	return <-ch
 }`,
 		New: `	select {
 	case r := <-ch:
