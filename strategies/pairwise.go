@@ -18,7 +18,9 @@ import (
 //   - Gi or Gj, while Gj is the current goroutine and Gi waits at the
 //     fragment's entry (the fragment may start at every scheduling point
 //     of Gj);
-//   - the select cases and small random draws Gi makes inside the fragment.
+//   - the select cases and small random draws Gi makes inside the fragment;
+//   - any enabled goroutine, where the current one blocks or exits while
+//     Gi is inside its fragment or waits at its entry (no preemption).
 //
 // Everywhere else nothing is preempted: the current goroutine goes on,
 // and when it blocks or exits the lowest-numbered enabled goroutine runs.
@@ -78,6 +80,8 @@ type Pairwise struct {
 	visits     int  // Gi's entries into a fragment so far
 	parked     bool // Gi waits at the entry while others run
 	lastGiWait int  // depth of the last node where Gi was not enabled
+
+	noHB bool // tests: the search without the happens-before extension
 }
 
 // pairwiseSearch is the depth-first search of one pair: the decisions
@@ -275,7 +279,8 @@ func (p *Pairwise) observe(pt *Point, loc Locator) {
 		}
 	}
 	gi := p.pair.gi
-	if gi < 0 {
+	if gi < 0 || pt.Index(gi) < 0 {
+		// Gi has not moved since it was last enabled.
 		return
 	}
 	_, frames, moves := loc.Where(gi)
@@ -369,6 +374,19 @@ func (p *Pairwise) alternatives(pt *Point) []int {
 		return []int{0}
 	}
 	def := p.defaultChoice(pt)
+	if p.active() && pt.Index(pt.Current) < 0 && len(pt.Choices) > 1 {
+		// The current goroutine blocked or exited while Gi is in its
+		// fragment or waits at its entry: who runs next is no
+		// preemption, and any enabled goroutine may (so the third
+		// goroutines of a deadlock can take their locks).
+		alts := []int{def}
+		for _, c := range pt.Choices {
+			if c != def {
+				alts = append(alts, c)
+			}
+		}
+		return alts
+	}
 	if !p.active() || pt.Index(gi) < 0 {
 		return []int{def}
 	}
@@ -423,6 +441,9 @@ func (p *Pairwise) defaultChoice(pt *Point) int {
 // also runs Gi first at that point, which puts the event after the
 // fragment.
 func (p *Pairwise) extendHB() {
+	if p.noHB {
+		return
+	}
 	gi, gj := p.pair.gi, p.pair.gj
 	added := 0
 	seen := map[int]bool{}
