@@ -283,6 +283,9 @@ func (s *sinceRun) describe() string {
 		}
 		msg += " (" + strings.Join(fr, ", ") + ")"
 	}
+	if s.analysisTime > 0 {
+		msg += fmt.Sprintf(" in %.1fs of analysis", s.analysisTime.Seconds())
+	}
 	if s.res != nil && len(s.res.Fragments.Spawns) > 0 {
 		msg += fmt.Sprintf(", %d go statement%s reaching them", len(s.res.Fragments.Spawns), plural(len(s.res.Fragments.Spawns)))
 	}
