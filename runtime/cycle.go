@@ -78,6 +78,9 @@ func (e *execution) blockOnLock(me *goroutine, w lockWait, what string) bool {
 	me.lockWait = w
 	if c := e.lockCycle(me); c != nil {
 		me.waitObj = what
+		if e.set.detailed {
+			e.stepBlocked(me, what)
+		}
 		e.setState(me, gBlocked)
 		e.abortLocked(me, e.lockCycleBug(c))
 		if me == e.main {

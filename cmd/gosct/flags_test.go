@@ -30,7 +30,7 @@ func TestParseTestFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := testOptions{strategy: "pct", schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
+	want := testOptions{strategy: "pct", strategySet: true, schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
 		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, jsonMode: "gosct", keepGoing: true, deps: true, depsSet: true,
 		maxSteps: 500, races: "report", verbose: true, shardBy: "auto", minimize: defaultMinimize, packages: []string{"./a", "./b/..."}}
 	got := *o

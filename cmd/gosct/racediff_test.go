@@ -47,6 +47,10 @@ var (
 	tsanFunc  = regexp.MustCompile(`^\s+(\S+)\(\)$`)
 	tsanFrame = regexp.MustCompile(`^\s+(\S+\.(?:go|s)):(\d+)(?: \+0x[0-9a-f]+)?$`)
 	gosctAt   = regexp.MustCompile(`\bat (\S+\.go:\d+)`)
+	// raceLine is a race's line of a report: its first line starts with
+	// the bug's location (or "gosct" when it has none), the others of
+	// the schedule with "race: ".
+	raceLine = regexp.MustCompile(`^(?:gosct: |\S+\.go:\d+: )?race: `)
 )
 
 // raceDiff runs gosct over pkgs of the module at dir and collects both
@@ -132,7 +136,7 @@ func raceDiff(t *testing.T, dir string, pkgs ...string) raceDiffRun {
 		}
 		for _, l := range strings.Split(ev.Report, "\n") {
 			l = strings.TrimSpace(l)
-			if !strings.HasPrefix(l, "gosct: race: ") && !strings.HasPrefix(l, "race: ") {
+			if !raceLine.MatchString(l) {
 				continue
 			}
 			ms := gosctAt.FindAllStringSubmatch(l, -1)
