@@ -287,3 +287,66 @@ func outcomeSetStates(t *testing.T, body func(t *testing.T, record func(string))
 	t.Logf("status: %s", x.strat.(strategies.Status).Status())
 	return seen, x.schedules
 }
+
+// Programs with a bug, each in a shape dpor once missed (it proved them
+// correct): dpor must find the bug as dfs does.
+
+// The loader signals before Wait waits: the Lock before Wait races the
+// loader's Lock, behind the Wait's release of the mutex.
+func TestVictimDPORLostSignal(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		c := sync.NewCond(&mu)
+		Go(func() {
+			Lock(&mu)
+			Signal(c)
+			Unlock(&mu)
+		})
+		Lock(&mu)
+		CondWait(c)
+		Unlock(&mu)
+	})
+}
+
+// Add inside the goroutines, Gosched to let them start: Wait can pass
+// before an Add if each yield lets a goroutine only start.
+func TestVictimDPORAddPastYields(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		n := 0
+		for i := 0; i < 2; i++ {
+			Go(func() {
+				Add(&wg, 1)
+				Lock(&mu)
+				n++
+				Unlock(&mu)
+				Done(&wg)
+			})
+		}
+		for i := 0; i < 2; i++ {
+			Gosched()
+		}
+		Wait(&wg)
+		Lock(&mu)
+		if n != 2 {
+			T(t).Errorf("n = %d after Wait", n)
+		}
+		Unlock(&mu)
+	})
+}
+
+func TestDPORFindsWhatDFSFinds(t *testing.T) {
+	for _, v := range []struct{ name, kind string }{
+		{"TestVictimDPORLostSignal", kindDeadlock},
+		{"TestVictimDPORAddPastYields", kindFailure},
+	} {
+		for _, s := range []string{"dfs", "dpor"} {
+			t.Run(v.name+"/"+s, func(t *testing.T) {
+				wantBug(t, victim(t, v.name, wire.Config{Strategy: s, Seed: 1, Schedules: 10000}), v.kind)
+			})
+		}
+	}
+}

@@ -187,12 +187,17 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 	case opCondWait, opSignal, opBroadcast:
 		c := (*sync.Cond)(r.obj)
 		dst = e.acc(dst, stCond, eventOp(g.op), r.obj, 0)
-		// Wait unlocks and relocks L; a woken waiter queues on L.
+		// Wait unlocks L (it relocks L in a step of its own, once
+		// woken); a woken waiter queues on L. Neither acquires L, so
+		// the access is an OpUnlock: an OpLock would count as the
+		// goroutine's last acquisition and hide its real one from
+		// dpor's lock races (a Lock before Wait racing another
+		// goroutine's Lock: the lost signal).
 		switch k, p := classify(c.L); k {
 		case lkMutex:
-			dst = e.acc(dst, stMutex, strategies.OpLock, p, 0)
+			dst = e.acc(dst, stMutex, strategies.OpUnlock, p, 0)
 		case lkRW:
-			dst = e.acc(dst, stRW, strategies.OpLock, p, 0)
+			dst = e.acc(dst, stRW, strategies.OpUnlock, p, 0)
 		case lkRead:
 			dst = e.acc(dst, stRW, strategies.OpRLock, p, 0)
 		default:
@@ -219,8 +224,14 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 		if vt != nil && vt.ch != nil {
 			dst = e.acc(dst, stChan, strategies.OpTimer, chanKey((<-chan time.Time)(vt.ch)), 0)
 		}
-	case opCancel, opUncontrolled, opNone, opNumGoroutine:
-		// runtime.NumGoroutine observes every go statement and exit.
+	case opCancel, opUncontrolled, opNone, opNumGoroutine, opYield:
+		// runtime.NumGoroutine observes every go statement and exit. A
+		// yield (Gosched, Sleep(0)) must let another goroutine run
+		// first: which one ran decides what the yielder can do next,
+		// so the step that returns from it commutes with nothing (as
+		// an ordinary step, dpor and its sleep sets would take "its
+		// step, then another's" for the reverse order, which the
+		// forced switch makes impossible, and lose schedules).
 		dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
 	}
 	for _, o := range g.holds {
