@@ -246,9 +246,13 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rep.Summary(stdout)
 	failed := false
 	for _, pr := range pairs {
-		for _, m := range rep.Covers(pr[0], pr[1]) {
+		missed, unchecked := rep.Covers(pr[0], pr[1])
+		for _, m := range missed {
 			fmt.Fprintf(stdout, "CHECK FAILED: %s\n", m)
 			failed = true
+		}
+		for _, m := range unchecked {
+			fmt.Fprintf(stdout, "not checked: %s\n", m)
 		}
 	}
 	if failed && !*check {

@@ -20,6 +20,9 @@ type Result struct {
 	Buggy int `json:"buggy"`
 	// Exhausted: the strategy explored every schedule it could.
 	Exhausted bool `json:"exhausted,omitempty"`
+	// Unproved: exhausted, but the strategy says its search may have left
+	// schedules out (wire.Event.Unproved).
+	Unproved bool `json:"unproved,omitempty"`
 	// Budget: the run stopped on the wall-clock budget, before the limit.
 	Budget bool `json:"budget,omitempty"`
 	// WallS is the binary's wall time, as measured around the process;

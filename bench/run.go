@@ -292,6 +292,7 @@ func interpret(r *Result, o *runOutcome, s Strategy, limit int) {
 			r.Schedules += e.Schedules
 			r.ExploreS += e.ElapsedS
 			exhausted = exhausted && e.Exhausted
+			r.Unproved = r.Unproved || e.Unproved
 		}
 	}
 	r.Exhausted = tests > 0 && exhausted

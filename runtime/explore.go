@@ -362,6 +362,10 @@ func (x *explorer) finish() {
 		st = s.Status()
 		x.exhausted = x.exhausted || s.Exhausted()
 	}
+	unproved := false
+	if p, ok := x.strat.(interface{ Proved() bool }); ok && x.exhausted {
+		unproved = !p.Proved()
+	}
 	x.saveState(false)
 	if x.cov != nil {
 		x.emit(&wire.Event{Event: "coverage", Coverage: x.cov.report()})
@@ -374,6 +378,7 @@ func (x *explorer) finish() {
 		ElapsedS:  time.Since(x.start).Seconds(),
 		Exhausted: x.exhausted,
 		Status:    st,
+		Unproved:  unproved,
 		Message:   x.stopped,
 		Probes:    x.probes,
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -276,7 +277,9 @@ func TestTraceRecordsInputs(t *testing.T) {
 func TestVictimRandomFailure(t *testing.T) {
 	victimOnly(t)
 	Test(t, func(t *testing.T) {
-		m := map[int]bool{1: true, 2: true, 3: true}
+		// More keys than permLimit: the order is drawn from the
+		// inputs' source (a smaller map's is a decision).
+		m := map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true}
 		first := rangeOrder(m)[0]
 		if RandFloat64() < 0.5 && first == 2 && RandIntn(20) > 10 {
 			T(t).Errorf("unlucky")
@@ -337,4 +340,17 @@ func TestDrawsFromGoroutines(t *testing.T) {
 		Recv(done)
 		Recv(done)
 	})
+}
+
+// A small map's order is a decision: dfs tries every order of a range
+// over three keys, and no other.
+func TestSmallMapOrderIsDecision(t *testing.T) {
+	m := map[string]bool{"a": true, "b": true, "c": true}
+	seen := map[string]bool{}
+	x := check(t, "dfs", 100, func(t *testing.T) {
+		seen[strings.Join(rangeOrder(m), "")] = true
+	})
+	if !x.exhausted || x.schedules != 6 || len(seen) != 6 {
+		t.Errorf("dfs over a range of 3 keys: %d schedules (exhausted %v), orders %v; want the 6 orders", x.schedules, x.exhausted, seen)
+	}
 }

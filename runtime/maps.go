@@ -18,7 +18,10 @@ import (
 // an order that follows the execution: the keys are put in their canonical
 // order (by value) and shuffled with a seed of the execution's own (each
 // range statement run gets the next one), so the same inputs give the same
-// orders and executions with other inputs see other orders. Go's
+// orders and executions with other inputs see other orders. A map of at
+// most permLimit entries is shuffled by value decisions instead (rand.go's
+// smallPerm): the strategy picks its order, and a systematic one tries
+// them all. Go's
 // semantics are kept: the range expression is evaluated once, an entry
 // deleted before it is reached is not produced, one added during the
 // iteration is not (Go may or may not produce it), and a value is read when
@@ -71,7 +74,7 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 	if len(m) < 2 {
 		return it
 	}
-	e, _ := enter()
+	e, me := enter()
 	if e == nil {
 		return it
 	}
@@ -102,6 +105,19 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 	}
 	e.mapRanges++
 	seed := e.subSeed(e.mapRanges)
+	if len(it.keys) <= permLimit {
+		// A small map's order is a decision, as rand.Perm's is: a
+		// systematic search tries every order (two batches locking
+		// the same two accounts in map order deadlock in one of
+		// them), and the trace records the order chosen.
+		e.mu.Unlock()
+		perm := e.smallPerm(me, len(it.keys), "map order")
+		keys := slices.Clone(it.keys)
+		for i, p := range perm {
+			it.keys[i] = keys[p]
+		}
+		return it
+	}
 	if !e.set.detailed {
 		e.mu.Unlock()
 		shuffleSeeded(it.keys, seed)

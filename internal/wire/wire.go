@@ -176,12 +176,16 @@ type Event struct {
 	Source string `json:"source,omitempty"`
 
 	// For "test" events.
-	Schedules  int     `json:"schedules,omitempty"`
-	Bugs       int     `json:"bugs,omitempty"`
-	ElapsedS   float64 `json:"elapsed_s,omitempty"`
-	Exhausted  bool    `json:"exhausted,omitempty"`
-	Status     string  `json:"status,omitempty"`
-	Controlled bool    `json:"controlled,omitempty"`
+	Schedules int     `json:"schedules,omitempty"`
+	Bugs      int     `json:"bugs,omitempty"`
+	ElapsedS  float64 `json:"elapsed_s,omitempty"`
+	Exhausted bool    `json:"exhausted,omitempty"`
+	Status    string  `json:"status,omitempty"`
+	// Unproved: the search was exhausted, but the strategy says it may
+	// have left schedules out (dpor with timers that could fire early,
+	// uncontrolled code, a divergence): not a proof.
+	Unproved   bool `json:"unproved,omitempty"`
+	Controlled bool `json:"controlled,omitempty"`
 	// Uncontrolled counts the schedules that depended on uncontrolled
 	// code (a goroutine detached or adopted: they may not replay
 	// exactly); with Config.CheckReplay, UncontrolledReplayed counts
