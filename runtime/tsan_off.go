@@ -83,7 +83,13 @@ func serviceSync() {}
 func goNeutral(f func()) { go f() }
 
 //go:norace
-func (e *execution) strategyNext() int { return e.strat.Next(&e.pt) }
+func (e *execution) strategyNext() int {
+	defer strategyPanicked()
+	return e.strat.Next(&e.pt)
+}
 
 //go:norace
-func (e *execution) strategyEnd(eu strategies.EventUser, end strategies.End) { eu.EndExecution(end) }
+func (e *execution) strategyEnd(eu strategies.EventUser, end strategies.End) {
+	defer strategyPanicked()
+	eu.EndExecution(end)
+}

@@ -285,7 +285,10 @@ func serviceSync() { onService(func() {}, true) }
 //go:norace
 func (e *execution) strategyNext() int {
 	var i int
-	onService(func() { i = e.strat.Next(&e.pt) }, false)
+	onService(func() {
+		defer strategyPanicked()
+		i = e.strat.Next(&e.pt)
+	}, false)
 	return i
 }
 
@@ -293,7 +296,10 @@ func (e *execution) strategyNext() int {
 //
 //go:norace
 func (e *execution) strategyEnd(eu strategies.EventUser, end strategies.End) {
-	onService(func() { eu.EndExecution(end) }, false)
+	onService(func() {
+		defer strategyPanicked()
+		eu.EndExecution(end)
+	}, false)
 }
 
 // goNeutral starts f in a goroutine that is ordered after none of the
