@@ -335,6 +335,15 @@ func needRace(t *testing.T) {
 // and gosct does not, each with the reason (docs/races.md lists them).
 var knownTSanOnly = map[string]string{}
 
+// unstableUnderRace are the fixtures whose reports differ from run to run
+// under -race, with the reason: a difference there is logged, not an error
+// (CI saw each of them differ once on a loaded machine).
+var unstableUnderRace = map[string]string{
+	"patterns TestPoolWriteAfterPut":       "sync.Pool drops a quarter of Puts at random under -race: the Get of the run that Go's detector watched and the Get of gosct's confirming replay in a fresh process may return different things",
+	"patterns TestPoolOrdersOnlyItsObject": "sync.Pool drops a quarter of Puts at random under -race (as TestPoolWriteAfterPut)",
+	"patterns TestAppendSameArray":         "Go's detector may pair the append with a stale access of an earlier test at a reused address (its history outlives the memory)",
+}
+
 // knownGosctOnly are the races of the fixtures that gosct reports and Go's
 // detector does not, with the reason.
 var knownGosctOnly = map[string]string{
@@ -363,6 +372,10 @@ func TestRaceDiffPatterns(t *testing.T) {
 		if _, ok := knownTSanOnly[test]; ok {
 			continue
 		}
+		if why, ok := unstableUnderRace[test]; ok {
+			t.Logf("%s: Go's detector reports %v, gosct reports %v (unstable: %s)", test, missed[test], keys(r.gosct[test]), why)
+			continue
+		}
 		t.Errorf("%s: Go's detector reports %v, gosct reports %v", test, missed[test], keys(r.gosct[test]))
 		if testing.Verbose() {
 			t.Logf("%s", strings.Join(r.tsanText[test], "\n---\n"))
@@ -370,6 +383,10 @@ func TestRaceDiffPatterns(t *testing.T) {
 	}
 	for _, test := range sortedTests(extra) {
 		if _, ok := knownGosctOnly[test]; ok {
+			continue
+		}
+		if why, ok := unstableUnderRace[test]; ok {
+			t.Logf("%s: gosct reports %v, Go's detector does not (unstable: %s)", test, extra[test], why)
 			continue
 		}
 		t.Errorf("%s: gosct reports %v, Go's detector does not (it reports %v)", test, extra[test], keys(r.tsan[test]))
