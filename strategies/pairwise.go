@@ -13,24 +13,32 @@ import (
 // a goroutine Gi that runs a fragment and another goroutine Gj, a
 // stateless depth-first search whose only scheduling choices are
 //
-//   - Gi or Gj, while Gi is inside its fragment and Gi is the current
-//     goroutine (Gj may run at every scheduling point inside the fragment);
 //   - Gi or Gj, while Gj is the current goroutine and Gi waits at the
 //     fragment's entry (the fragment may start at every scheduling point
 //     of Gj);
-//   - the select cases and small random draws Gi makes inside the fragment;
-//   - any enabled goroutine, where the current one blocks or exits while
-//     Gi is inside its fragment or waits at its entry (no preemption).
+//   - Gi or Gj, while Gi is inside its fragment and Gi is the current
+//     goroutine, until Gj has taken over once (Gj may run at every
+//     scheduling point inside the fragment: the seed's explored set
+//     I(i,j), a start point of Gj times one point of the fragment);
+//   - the select cases and small random draws Gi makes inside the fragment.
 //
 // Everywhere else nothing is preempted: the current goroutine goes on,
 // and when it blocks or exits the lowest-numbered enabled goroutine runs.
+// Who runs after a goroutine blocks is not a choice either: the order of
+// the goroutines other than Gi and Gj is the extension's (below); a
+// choice among all the enabled goroutines at every block would multiply
+// the search by the goroutines the change does not involve.
 //
-// The seed's extension for more than two goroutines: when Gi enters a
-// fragment, each synchronization event (lock, unlock, channel operation,
-// wait) that a third goroutine made after Gi last became enabled is not
-// ordered before the fragment, so the search also explores running Gi
-// instead of it at the point where it was scheduled, which puts the event
-// after the fragment. Deadlocks over three goroutines are found so.
+// The seed's extension for more than two goroutines: when Gi starts a
+// fragment (takes its first step there, which may be long after it
+// reached the entry, since it waits there for Gj), the last acquisition
+// (lock, wait) that each third goroutine made after Gi last became
+// enabled is not ordered before the fragment, so the search also explores
+// putting it after the fragment's start: at the point where it was
+// scheduled, that goroutine is held back until Gi has started the
+// fragment (Gi runs there if it can, else the others go on without it).
+// Deadlocks over three goroutines are found so, also when Gi waits for a
+// Gj that only exists once the third goroutine's events are done.
 //
 // The pairs come from the executions themselves: the first execution is
 // the non-preemptive schedule, and records the goroutines, their spawn
@@ -65,8 +73,10 @@ type Pairwise struct {
 	met      map[pairwiseMeet]bool
 	pair     pairwiseP // the pair of the current search; gi < 0: discovery
 	done     int       // pairs whose search is exhausted
-	started  bool
-	finished bool
+	// variantsDone counts the extension's searches exhausted.
+	variantsDone int
+	started      bool
+	finished     bool
 
 	// The search of the current pair: one node per decision of the
 	// current execution.
@@ -80,6 +90,15 @@ type Pairwise struct {
 	visits     int  // Gi's entries into a fragment so far
 	parked     bool // Gi waits at the entry while others run
 	lastGiWait int  // depth of the last node where Gi was not enabled
+	begun      bool // Gi has taken its first step in the searched run of the fragment
+	switches   int  // Gj chosen at a point of Gi inside the fragment, this execution
+	// held are the third goroutines the extension holds back until Gi
+	// starts the fragment (or nobody else can run).
+	held map[int]bool
+	// replayed is how many nodes this execution replays from the
+	// search's last one: the extension works only past them (an earlier
+	// execution extended the same prefix).
+	replayed int
 
 	noHB bool // tests: the search without the happens-before extension
 }
@@ -90,6 +109,9 @@ type pairwiseSearch struct {
 	pair  pairwiseP
 	nodes []pairwiseNode
 	ran   bool
+	// variant: the search of one alternative of the extension (a
+	// goroutine held back), below a prefix of the pair's search.
+	variant bool
 }
 
 // pairwiseP is one search: Gi's visit-th run of a fragment against Gj.
@@ -114,6 +136,9 @@ type pairwiseNode struct {
 	kind     Kind
 	chosenOp string
 	giOn     bool
+	// held are the goroutines whose hold, from this node, the
+	// extension made a search of.
+	held []int
 }
 
 // Spawner is implemented by the runtime's Locator: where each goroutine
@@ -166,6 +191,7 @@ func (p *Pairwise) Stateless() bool { return true }
 func (p *Pairwise) NewExecution() bool {
 	p.depth = 0
 	p.giIn, p.giEntry, p.giMoves, p.visits, p.parked, p.lastGiWait = false, 0, 0, 0, false, -1
+	p.begun, p.held, p.switches = false, map[int]bool{}, 0
 	if !p.started {
 		p.started = true
 		return true // the discovery execution
@@ -182,7 +208,11 @@ func (p *Pairwise) NewExecution() bool {
 		p.cur.nodes = p.nodes
 		if len(p.nodes) == 0 {
 			p.rot = append(p.rot[:p.ri], p.rot[p.ri+1:]...)
-			p.done++
+			if p.cur.variant {
+				p.variantsDone++
+			} else {
+				p.done++
+			}
 		} else {
 			p.ri++
 		}
@@ -202,6 +232,7 @@ func (p *Pairwise) NewExecution() bool {
 	p.cur = p.rot[p.ri]
 	p.cur.ran = true
 	p.pair, p.nodes = p.cur.pair, p.cur.nodes
+	p.replayed = len(p.nodes)
 	return true
 }
 
@@ -232,10 +263,32 @@ func (p *Pairwise) Next(pt *Point) int {
 	}
 	p.depth++
 	want := n.alts[n.done-1]
-	if pt.Kind == Goroutine && p.active() && pt.Index(p.pair.gi) >= 0 && p.giMoves == p.giEntry {
+	if pt.Kind == Goroutine && want < 0 {
+		// The extension's alternative: the goroutine chosen here in an
+		// earlier execution waits until Gi has started the fragment.
+		p.held[heldID(want)] = true
+		want = p.defaultChoice(pt)
+		if gi := p.pair.gi; pt.Index(gi) >= 0 && !p.parked {
+			want = gi // as soon as it can, as if Gi had run here
+		}
+	}
+	if pt.Kind == Goroutine && p.active() && pt.Index(p.pair.gi) >= 0 && p.giMoves == p.giEntry && !p.begun {
 		// Gi at the entry: it waits there while others run, until it
-		// is chosen.
+		// is chosen, which starts the fragment.
 		p.parked = want != p.pair.gi
+		if want == p.pair.gi {
+			p.begun = true
+			if p.depth >= p.replayed {
+				// Not while replaying a prefix: an earlier
+				// execution started the fragment at the same
+				// point and extended the nodes before it.
+				p.extendHB(p.depth - 1)
+			}
+			p.held = map[int]bool{}
+		}
+	}
+	if pt.Kind == Goroutine && p.begun && p.active() && pt.Current == p.pair.gi && pt.Index(p.pair.gi) >= 0 && want == p.pair.gj {
+		p.switches++
 	}
 	if pt.Kind == Goroutine {
 		if loc != nil && p.pair.gi >= 0 {
@@ -290,10 +343,6 @@ func (p *Pairwise) observe(pt *Point, loc Locator) {
 		p.visits++
 		p.giEntry = moves
 		switch {
-		case p.visits == p.pair.visit && p.depth >= len(p.nodes):
-			// Not while replaying a prefix: an earlier execution
-			// saw this entry and extended the nodes before it.
-			p.extendHB()
 		case p.visits == p.pair.visit+1:
 			// Gi runs a fragment again: its next run is a search
 			// of its own.
@@ -374,25 +423,12 @@ func (p *Pairwise) alternatives(pt *Point) []int {
 		return []int{0}
 	}
 	def := p.defaultChoice(pt)
-	if p.active() && pt.Index(pt.Current) < 0 && len(pt.Choices) > 1 {
-		// The current goroutine blocked or exited while Gi is in its
-		// fragment or waits at its entry: who runs next is no
-		// preemption, and any enabled goroutine may (so the third
-		// goroutines of a deadlock can take their locks).
-		alts := []int{def}
-		for _, c := range pt.Choices {
-			if c != def {
-				alts = append(alts, c)
-			}
-		}
-		return alts
-	}
 	if !p.active() || pt.Index(gi) < 0 {
 		return []int{def}
 	}
-	atEntry := p.giMoves == p.giEntry
+	atEntry := !p.begun && p.giMoves == p.giEntry
 	if pt.Index(gj) >= 0 {
-		branch := pt.Current == gi || (pt.Current == gj && atEntry)
+		branch := (pt.Current == gi && p.switches == 0) || (pt.Current == gj && atEntry)
 		switch {
 		case branch && def == gi:
 			return []int{gi, gj}
@@ -415,65 +451,99 @@ func (p *Pairwise) alternatives(pt *Point) []int {
 
 // defaultChoice is the choice without preemption: the current goroutine
 // goes on; when it cannot, the lowest enabled one runs, other than Gi
-// while Gi is parked at a fragment's entry.
+// while Gi is parked at a fragment's entry and the goroutines held until
+// it starts the fragment. When only those can run, Gi does (starting the
+// fragment releases the others).
 func (p *Pairwise) defaultChoice(pt *Point) int {
 	gi := p.pair.gi
-	if p.parked {
-		if pt.Current != gi && pt.Index(pt.Current) >= 0 {
-			return pt.Current
-		}
-		for _, c := range pt.Choices {
-			if c != gi {
-				return c
-			}
-		}
-		return gi
-	}
-	if pt.Index(pt.Current) >= 0 {
+	free := func(c int) bool { return !p.held[c] && !(p.parked && c == gi) }
+	if pt.Index(pt.Current) >= 0 && free(pt.Current) {
 		return pt.Current
+	}
+	for _, c := range pt.Choices {
+		if free(c) {
+			return c
+		}
+	}
+	if gi >= 0 && pt.Index(gi) >= 0 {
+		return gi
 	}
 	return pt.Choices[0]
 }
 
-// extendHB is the seed's happens-before extension: Gi is entering a
-// fragment; the last lock or wait of each third goroutine scheduled
-// since Gi last waited is not ordered before the entry, so the search
-// also runs Gi first at that point, which puts the event after the
-// fragment.
-func (p *Pairwise) extendHB() {
-	if p.noHB {
+// extendHB is the seed's happens-before extension: Gi starts a fragment
+// at node start; the last acquisition (lock or wait) of each third
+// goroutine scheduled since Gi last waited is not ordered before the
+// start, so the search also holds that goroutine back at that point
+// until Gi has started the fragment, which puts the event, and the rest
+// of its critical section, after the fragment's start. Only in an
+// execution with no goroutine held yet: each alternative moves one
+// goroutine's events, as the seed's extension explores each event before
+// or after the fragment; moving several at once would multiply the
+// search.
+func (p *Pairwise) extendHB(start int) {
+	if p.noHB || p.holds() > 0 {
 		return
 	}
 	gi, gj := p.pair.gi, p.pair.gj
 	added := 0
 	seen := map[int]bool{}
-	for d := len(p.nodes) - 1; d > p.lastGiWait && d >= 0 && added < pairwiseHBMax; d-- {
+	for d := start - 1; d > p.lastGiWait && d >= 0 && added < pairwiseHBMax; d-- {
 		n := &p.nodes[d]
 		if n.kind != Goroutine || n.done == 0 {
 			continue
 		}
 		chosen := n.alts[n.done-1]
-		if chosen == gi || chosen == gj || seen[chosen] || !n.giOn || !synchronizes(n.chosenOp) {
+		if chosen < 0 || chosen == gi || chosen == gj || seen[chosen] || !n.giOn || !acquires(n.chosenOp) {
 			continue
 		}
 		seen[chosen] = true
-		if !containsInt(n.alts, gi) {
-			n.alts = append(n.alts, gi)
-			added++
+		if containsInt(n.held, chosen) {
+			continue
 		}
+		n.held = append(n.held, chosen)
+		added++
+		// The variant is a search of its own, taking executions in
+		// turn with the pairs': as an alternative of this node it
+		// would wait until the whole search below the node is done.
+		prefix := make([]pairwiseNode, d+1)
+		for k := range prefix {
+			c := p.nodes[k]
+			c.alts, c.done, c.held = []int{c.alts[c.done-1]}, 1, nil
+			prefix[k] = c
+		}
+		prefix[d].alts, prefix[d].done = []int{holdAlt(chosen)}, 0
+		p.rot = append(p.rot, &pairwiseSearch{pair: p.pair, nodes: prefix, variant: true})
 	}
 }
 
-// pairwiseHBMax bounds the events the extension moves after one entry.
-const pairwiseHBMax = 4
+// holds counts the goroutines this execution's prefix holds back.
+func (p *Pairwise) holds() int {
+	n := 0
+	for d := 0; d < p.depth && d < len(p.nodes); d++ {
+		if nd := p.nodes[d]; nd.done > 0 && nd.alts[nd.done-1] < 0 {
+			n++
+		}
+	}
+	return n
+}
 
-// synchronizes tells the operations (runtime names) whose order with a
-// fragment the extension explores: the seed's lock acquire, release and
-// join (Go's waits).
-func synchronizes(op string) bool {
+// holdAlt is the alternative value that holds goroutine g back (choice
+// values are goroutine ids, never negative); heldID inverts it.
+func holdAlt(g int) int  { return -2 - g }
+func heldID(alt int) int { return -2 - alt }
+
+// pairwiseHBMax bounds the events the extension moves after one start.
+const pairwiseHBMax = 6
+
+// acquires tells the operations (runtime names) whose order with a
+// fragment the extension explores: the seed's lock acquire and join
+// (Go's waits). Postponing an acquisition postpones its whole critical
+// section; a release alone is not moved (the lock would stay held
+// across the fragment, which only blocks Gi).
+func acquires(op string) bool {
 	switch op {
-	case "mutex lock", "mutex unlock", "rwmutex lock", "rwmutex unlock", "rwmutex rlock", "rwmutex runlock",
-		"waitgroup wait", "cond wait":
+	case "mutex lock", "rwmutex lock", "rwmutex rlock", "waitgroup wait", "cond wait":
 		return true
 	}
 	return false
@@ -502,8 +572,18 @@ func (p *Pairwise) Status() string {
 	if p.loadErr != nil {
 		return "no change to check: " + p.loadErr.Error()
 	}
-	total := p.done + len(p.rot) + len(p.deferred)
+	total, variants := p.done, p.variantsDone
+	for _, q := range append(p.rot[:len(p.rot):len(p.rot)], p.deferred...) {
+		if q.variant {
+			variants++
+		} else {
+			total++
+		}
+	}
 	s := fmt.Sprintf("%d of %d goroutine pairs", p.done, total)
+	if variants > 0 {
+		s += fmt.Sprintf(" (and %d of %d searches of the happens-before extension)", p.variantsDone, variants)
+	}
 	if total == 0 {
 		s = "no goroutine reached the change"
 	}
