@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -65,8 +66,8 @@ func TestE2ESince(t *testing.T) {
 	if r.code != exitOK || len(bugEvents(t, r)) != 0 {
 		t.Fatalf("square: want exit 0:\n%s", r)
 	}
-	if since := sinceMessage(t, r); !strings.Contains(since, "0 modified fragments") || !strings.Contains(since, "7 tests") {
-		t.Errorf("square: want no fragment and the 7 tests not run: %q", since)
+	if since := sinceMessage(t, r); !strings.Contains(since, "0 modified fragments") || !strings.Contains(since, "7 tests") || !strings.Contains(since, "nothing loaded") {
+		t.Errorf("square: want no fragment, the 7 tests not run, and no package loaded: %q", since)
 	}
 	for _, l := range jsonLines(t, r.stdout) {
 		if l["event"] == "test" {
@@ -74,7 +75,29 @@ func TestE2ESince(t *testing.T) {
 		}
 	}
 
+	// Deleting lines is checked on the base version: a deleted lock is
+	// a change the syntax alone cannot clear.
 	checkout("main")
+	stats := filepath.Join(repo, "svc", "stats.go")
+	b, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlocked := strings.Replace(string(b), "\ts.mu.Lock()\n\ts.lines++\n\ts.mu.Unlock()\n", "\ts.lines++\n", 1)
+	if unlocked == string(b) {
+		t.Fatal("stats.go: no lineLogged to edit")
+	}
+	if err := os.WriteFile(stats, []byte(unlocked), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runGosct(t, repo, "test", "--json", "--schedules", "1", "--since", "main", "./...")
+	if since := sinceMessage(t, r); strings.Contains(since, "nothing loaded") || strings.Contains(since, "0 modified fragments") {
+		t.Errorf("a deleted lock: want it analyzed: %q", since)
+	}
+	if out, err := exec.Command("git", "-C", repo, "checkout", "-q", "--", ".").CombinedOutput(); err != nil {
+		t.Fatalf("restoring stats.go: %v\n%s", err, out)
+	}
+
 	r = runGosct(t, repo, "test", "--since", "main", "./...")
 	if r.code != exitOK || !strings.Contains(r.stdout, "no Go file changed") {
 		t.Errorf("no change: want exit 0 and a message:\n%s", r)

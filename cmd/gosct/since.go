@@ -6,6 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gosct/gosct/rewrite"
 	"github.com/gosct/gosct/static"
@@ -44,6 +49,159 @@ type sinceRun struct {
 	analysisTime              time.Duration
 	// unaffected are the packages whose tests the change cannot reach.
 	unaffected map[string]bool
+	// root is the repository's top directory; old are the lines of
+	// the base version the diff removes or replaces, by the file's
+	// absolute name; opaque says the diff deletes a Go file (what it
+	// held is not checked line by line).
+	root   string
+	old    map[string][]static.LineRange
+	opaque bool
+	// syntaxOnly: the changed lines hold no thread interaction by their
+	// syntax, and the packages were not loaded (sequential), nor their
+	// tests run: unaffectedList are the packages with tests.
+	syntaxOnly     bool
+	unaffectedList []string
+}
+
+// sequential reports whether every line the diff adds, changes or
+// removes holds no thread interaction by its syntax alone
+// (static.Sequential), in the new version and in the base one: then no
+// test can be affected, and loading the packages for the analysis (type
+// information for all their dependencies: seconds with a cold build
+// cache) is skipped. The tests not run are listed from the test files'
+// syntax, as go test finds them.
+func (s *sinceRun) sequential(ctx context.Context, o *testOptions) bool {
+	start := time.Now()
+	if s.opaque || o.results != "" || o.goJSON || len(o.annotations) > 0 || o.coverage != "" || o.shards > 0 || o.state != "" {
+		// Those outputs and searches take the packages as loaded.
+		return false
+	}
+	for file, c := range s.changes {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return false
+		}
+		// A pure deletion is checked on the base version's lines.
+		if ok, _ := static.Sequential(file, src, c.Lines); !ok {
+			return false
+		}
+	}
+	for file, lines := range s.old {
+		rel, err := filepath.Rel(s.root, file)
+		if err != nil {
+			return false
+		}
+		src, err := git(ctx, s.root, "show", s.base+":"+filepath.ToSlash(rel))
+		if err != nil {
+			return false
+		}
+		if ok, _ := static.Sequential(file, []byte(src), lines); !ok {
+			return false
+		}
+	}
+	pkgs, err := listTests(ctx, o)
+	if err != nil || len(pkgs) == 0 {
+		return false // the full path reports the patterns' problems
+	}
+	s.syntaxOnly = true
+	s.res = &static.Since{Tests: map[string]map[string]bool{}}
+	for _, p := range pkgs {
+		if len(p.tests) == 0 {
+			continue
+		}
+		s.skippedTests += len(p.tests)
+		s.skippedNames = append(s.skippedNames, p.tests...)
+		s.skippedPkgs++
+		s.unaffectedList = append(s.unaffectedList, p.path)
+	}
+	s.analysisTime = time.Since(start)
+	return true
+}
+
+// syntaxOnlyRun ends a run whose change holds no thread interaction by
+// its syntax: the packages with tests are reported not run, as the full
+// path reports those the change cannot reach, then the line on the
+// change and the summary.
+func (s *sinceRun) syntaxOnlyRun(o *testOptions, stdout, stderr io.Writer) int {
+	if !o.seedSet {
+		o.seed = time.Now().UnixNano() & 0x7fffffff // as runTest, for the summary
+	}
+	rep := newReporter(stdout, stderr, o.json, o.verbose, o.strategy, o.seed)
+	for _, p := range s.unaffectedList {
+		rep.pkgLine("ok", p, "[not run: the change cannot reach its tests]")
+	}
+	s.report(rep)
+	rep.summary()
+	return exitOK
+}
+
+// testList is a package's test functions, for the summary of a change
+// that runs none.
+type testList struct {
+	path  string
+	tests []string
+}
+
+// listTests lists the packages that o's patterns match, with the test
+// functions of their test files (found from the syntax: a func TestXxx
+// with one parameter, as go test finds them), each package's sorted.
+func listTests(ctx context.Context, o *testOptions) ([]testList, error) {
+	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \" \"}} {{join .XTestGoFiles \" \"}}"}
+	if o.gotest.tags != "" {
+		args = append(args, "-tags", o.gotest.tags)
+	}
+	args = append(args, "--")
+	args = append(args, o.packages...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []testList
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) != 3 {
+			continue
+		}
+		p := testList{path: f[0]}
+		for _, name := range strings.Fields(f[2]) {
+			tests, err := testFuncs(filepath.Join(f[1], name))
+			if err != nil {
+				return nil, err
+			}
+			p.tests = append(p.tests, tests...)
+		}
+		sort.Strings(p.tests)
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// testFuncs are the test functions of a test file.
+func testFuncs(file string) ([]string, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Type.Params.NumFields() != 1 || !isTestFunc(fd.Name.Name) {
+			continue
+		}
+		names = append(names, fd.Name.Name)
+	}
+	return names, nil
+}
+
+// isTestFunc follows go test: Test, then nothing or a non-lowercase rune.
+func isTestFunc(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Test")
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || !unicode.IsLower(r)
 }
 
 // newSinceRun resolves rev and reads the diff from its merge base with
@@ -57,7 +215,7 @@ func newSinceRun(ctx context.Context, cwd, rev string) (*sinceRun, error) {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	s := &sinceRun{rev: rev, changes: map[string]static.Change{}}
+	s := &sinceRun{rev: rev, changes: map[string]static.Change{}, root: root, old: map[string][]static.LineRange{}}
 	target := rev
 	if rev == "auto" {
 		if target, err = defaultBase(ctx, root); err != nil {
@@ -128,8 +286,13 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 
 // parseDiff reads `git diff -U0`: the new side's line ranges of each
 // hunk; a hunk that only deletes is a removal after its line, unless the
-// lines it deletes hold only blanks and comments.
+// lines it deletes hold only blanks and comments. The old side's ranges
+// (the lines removed or replaced) go to s.old, and a deleted file makes
+// the diff opaque to the syntactic check (sequential).
 func (s *sinceRun) parseDiff(root, diff string) {
+	if s.old == nil {
+		s.old = map[string][]static.LineRange{}
+	}
 	var file string
 	var c static.Change
 	var removed int = -1 // a pending pure deletion, after this line
@@ -157,6 +320,7 @@ func (s *sinceRun) parseDiff(root, diff string) {
 		case strings.HasPrefix(line, "+++ "):
 			name := strings.TrimPrefix(line, "+++ ")
 			if name == "/dev/null" || !strings.HasPrefix(name, "b/") {
+				s.opaque = true
 				file = ""
 				continue
 			}
@@ -166,6 +330,9 @@ func (s *sinceRun) parseDiff(root, diff string) {
 			from, n, ok := newSide(line)
 			if !ok || file == "" {
 				continue
+			}
+			if of, on, ok := side(line, " -"); ok && on > 0 {
+				s.old[file] = append(s.old[file], static.LineRange{From: of, To: of + on - 1})
 			}
 			if n == 0 {
 				removed = from // git gives the line before the gap
@@ -187,8 +354,12 @@ func (s *sinceRun) parseDiff(root, diff string) {
 }
 
 // newSide parses the "+c,d" of a hunk header.
-func newSide(h string) (from, n int, ok bool) {
-	i := strings.Index(h, " +")
+func newSide(h string) (from, n int, ok bool) { return side(h, " +") }
+
+// side parses the "-a,b" (mark " -") or "+c,d" (mark " +") of a hunk
+// header.
+func side(h, mark string) (from, n int, ok bool) {
+	i := strings.Index(h, mark)
 	if i < 0 {
 		return 0, 0, false
 	}
@@ -277,6 +448,9 @@ func (s *sinceRun) describe() string {
 		return fmt.Sprintf("change since %s: no Go file changed, no test to run", s.rev)
 	}
 	msg := fmt.Sprintf("change since %s: %d changed line%s, %d modified fragment%s", s.rev, s.lines, plural(s.lines), nf, plural(nf))
+	if s.syntaxOnly {
+		msg += " (no thread interaction on them, by their syntax: nothing loaded)"
+	}
 	if len(fr) > 0 {
 		if len(fr) > 6 {
 			fr = append(fr[:6], "...")
@@ -322,6 +496,9 @@ func startSince(ctx context.Context, o *testOptions, cwd string, opts *rewrite.O
 			fmt.Fprintf(stdout, "gosct: %s\n", s.describe())
 		}
 		return nil, exitOK, true
+	}
+	if s.sequential(ctx, o) {
+		return s, 0, false // nothing to load, build or explore (syntaxOnlyRun)
 	}
 	if s.dir, err = os.MkdirTemp("", "gosct-since-"); err != nil {
 		fmt.Fprintf(stderr, "gosct test: %v\n", err)

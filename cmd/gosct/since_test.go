@@ -45,4 +45,10 @@ deleted file mode 100644
 	if s.lines != 4 {
 		t.Errorf("%d changed lines, want 4", s.lines)
 	}
+	// The base version's lines the hunks remove or replace, for the
+	// syntactic check; the deleted file is not checked line by line.
+	wantOld := map[string][]static.LineRange{filepath.Join("/r", "q/q.go"): {{From: 20, To: 20}, {From: 30, To: 31}, {From: 40, To: 40}}}
+	if !reflect.DeepEqual(s.old, wantOld) || !s.opaque {
+		t.Errorf("old lines %+v opaque %v, want %+v and opaque", s.old, s.opaque, wantOld)
+	}
 }

@@ -94,6 +94,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
+	if since != nil && since.syntaxOnly {
+		return since.syntaxOnlyRun(o, stdout, stderr)
+	}
 	if since != nil {
 		defer os.RemoveAll(since.dir)
 	}
