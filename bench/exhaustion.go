@@ -40,6 +40,8 @@ func exhaustCell(r *Result, limit int) string {
 		return "err"
 	case r.Found:
 		return fmt.Sprintf("bug at %d", r.First)
+	case r.Exhausted && r.Unproved:
+		return fmt.Sprintf("%d (not a proof)", r.Schedules)
 	case r.Exhausted:
 		return fmt.Sprint(r.Schedules)
 	case r.Budget:
@@ -59,7 +61,9 @@ func (rep *Report) Exhaustion(w io.Writer) {
 	fmt.Fprintf(w, "## Partial-order reduction: schedules to exhaust the correct programs\n\n")
 	fmt.Fprintf(w, "How many schedules each systematic search runs before it has explored everything (a proof within the model: "+
 		"dfs every interleaving, dpor one per Mazurkiewicz trace, dpor-states the same minus the subtrees of states it had "+
-		"explored, docs/strategies.md), on every correct program; limit %d schedules, budget %v per run.\n\n", rep.Schedules, rep.Budget)
+		"explored, docs/strategies.md), on every correct program; limit %d schedules, budget %v per run. "+
+		"A count marked \"not a proof\" is a search its strategy says may have left schedules out (dpor: a timer that could fire early; "+
+		"dpor-states: a subtree pruned at a matched state, whose signature leaves out goroutines' locals).\n\n", rep.Schedules, rep.Budget)
 	if rep.source != "" {
 		fmt.Fprintf(w, "%s\n\n", rep.source)
 	}
@@ -174,9 +178,9 @@ func (rep *Report) Exhaustion(w io.Writer) {
 }
 
 // proved reports whether r exhausted its search without a bug or an
-// error, and the strategy calls it a proof.
+// error (its cell says when the strategy does not call that a proof).
 func proved(r *Result) bool {
-	return r != nil && r.Exhausted && r.Err == "" && !r.Found && !r.Unproved
+	return r != nil && r.Exhausted && r.Err == "" && !r.Found
 }
 
 // Covers lists the buggy programs on which strategy a found a bug and b

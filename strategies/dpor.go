@@ -737,10 +737,12 @@ func (d *DPOR) Exhausted() bool { return d.done }
 // Proved reports whether the search is exhausted and nothing made it
 // incomplete (a replay divergence, uncontrolled code, a timer that could
 // have fired early, steps the fair
-// scheduler took, an execution not analysed, a bound): then every
-// schedule of the test is equivalent to one explored.
+// scheduler took, an execution not analysed, a bound, an execution pruned
+// at a matched state: the signature leaves out goroutines' locals, such
+// as a clock reading kept in a variable): then every schedule of the test
+// is equivalent to one explored.
 func (d *DPOR) Proved() bool {
-	return d.done && d.bound < 0 && d.diverged == 0 && d.uncontrolled == 0 && d.earlyTimers == 0 && d.unseenRuns == 0 && d.lost == 0
+	return d.done && d.bound < 0 && d.diverged == 0 && d.uncontrolled == 0 && d.earlyTimers == 0 && d.unseenRuns == 0 && d.lost == 0 && d.matched == 0
 }
 
 // Status describes the search, e.g. "exhausted: 24 schedules (3 sleep-set
