@@ -163,9 +163,7 @@ func (e *execution) vc(g *goroutine) *vclock {
 		case g.parent >= 0 && g.parent < len(h.vcs) && h.vcs[g.parent] != nil:
 			v.join(h.vcs[g.parent])
 		default:
-			for _, w := range h.vcs {
-				v.join(w)
-			}
+			v.joinOwn(h.vcs)
 		}
 		v.set(g.id, v.get(g.id)+1)
 	}
@@ -180,10 +178,20 @@ func (e *execution) tick(g *goroutine) {
 	v.set(g.id, v.get(g.id)+1)
 }
 
+// maxRaceGoroutines is how many goroutines one execution may create before
+// the detector stops for the rest of it. Its vector clocks are indexed by
+// goroutine id and never reuse an id (ThreadSanitizer reuses slots), so
+// every synchronization costs time in proportion to the goroutines created
+// so far: a test that starts a million goroutines (chi's
+// TestMuxContextIsThreadSafe) ran minutes per schedule instead of a second.
+// Races found before the stop are reported; the test's result says that
+// detection stopped (docs/races.md).
+const maxRaceGoroutines = 10_000
+
 // hbOn reports whether the detector runs.
 //
 //go:norace
-func (e *execution) hbOn() bool { return e.set.races != racesOff }
+func (e *execution) hbOn() bool { return e.set.races != racesOff && !e.hbStopped }
 
 // raceFoundAt is a race found by one access, before it is reported.
 type raceFoundAt struct {

@@ -114,10 +114,7 @@ func (e *execution) hbJoinAll(g *goroutine) {
 	if !e.hbOn() {
 		return
 	}
-	v := e.vc(g)
-	for _, w := range e.hb.vcs {
-		v.join(w)
-	}
+	e.vc(g).joinOwn(e.hb.vcs)
 }
 
 // chanHB is a channel's synchronization: the k-th receive completes after

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"strings"
@@ -565,5 +566,65 @@ func TestRaceUncontrolledWait(t *testing.T) {
 	})
 	if x.bugs != 0 {
 		t.Fatalf("%d bugs in %d schedules", x.bugs, x.schedules)
+	}
+}
+
+// joinOwn is the join of every clock wherever no clock knows more of a
+// goroutine than its own does (the detector's invariant): clocks made by
+// forks and releases among goroutines agree.
+func TestJoinOwnIsJoinAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 200; round++ {
+		n := 1 + r.IntN(8)
+		vcs := make([]vclock, n)
+		for i := range vcs {
+			vcs[i].set(i, 1)
+		}
+		// Random ticks and releases: j acquires i's clock.
+		for step := 0; step < 30; step++ {
+			i, j := r.IntN(n), r.IntN(n)
+			vcs[i].set(i, vcs[i].get(i)+1)
+			if i != j {
+				vcs[j].join(vcs[i])
+			}
+		}
+		var naive, own vclock
+		for _, w := range vcs {
+			naive.join(w)
+		}
+		own.joinOwn(vcs)
+		for i := 0; i < n; i++ {
+			if naive.get(i) != own.get(i) {
+				t.Fatalf("round %d: entry %d: join of all %d, joinOwn %d", round, i, naive.get(i), own.get(i))
+			}
+		}
+	}
+}
+
+// The detector stops in an execution past maxRaceGoroutines goroutines
+// (their clocks would make every synchronization slow), and only then.
+func TestDetectorStopsPastMaxGoroutines(t *testing.T) {
+	if raceEnabled {
+		t.Skip("10,000 goroutines may exceed Go's race detector's limit on live ones")
+	}
+	var before, after bool
+	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 1, Seed: 1, TraceDir: t.TempDir(), Races: "report"}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.explore(func(t *testing.T) {
+		done := Chan(make(chan bool))
+		for i := 0; i < maxRaceGoroutines; i++ {
+			if i == maxRaceGoroutines-2 {
+				before = active.Load().hbOn()
+			}
+			Go(func() { Send(done, true) })
+			Recv(done)
+		}
+		after = active.Load().hbOn()
+	})
+	if !before || after {
+		t.Errorf("detector on before the limit %v, after it %v; want true, false", before, after)
 	}
 }

@@ -17,8 +17,10 @@ type explorer struct {
 	t     *testing.T
 	c     *wire.Config
 	strat strategies.Strategy
-	set   settings
-	start time.Time
+	// warnedHB: the warning that the detector stopped was emitted.
+	warnedHB bool
+	set      settings
+	start    time.Time
 	// deadline stops exploring before go test's -timeout would kill the
 	// process.
 	deadline  time.Time
@@ -239,6 +241,11 @@ func (x *explorer) explore(body func(*testing.T)) {
 		x.covering = x.cov != nil
 		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, x.set, x.inputs(), body)
 		x.covering = false
+		if e.hbStopped && !x.warnedHB {
+			x.warnedHB = true
+			x.emit(&wire.Event{Event: "warning", Schedule: x.number(), Message: fmt.Sprintf(
+				"%s: an execution created more than %d goroutines: race detection stopped there for the rest of it (races after that point are not checked)", x.t.Name(), maxRaceGoroutines)})
+		}
 		if e.tooLong {
 			x.emit(&wire.Event{Event: "warning", Schedule: x.number(), Message: fmt.Sprintf(
 				"%s: an execution exceeded %d scheduling steps while still changing shared state: too long to explore; stopped, not explored (raise --max-steps)", x.t.Name(), x.set.maxSteps)})

@@ -137,6 +137,9 @@ type execution struct {
 	fairSince    int    // the step from which the fair choice decides; 0: not yet
 	fair         uint64 // fairChoice's generator state
 	tooLong      bool   // stopped at settings.maxSteps, not a bug
+	// hbStopped: the race detector stopped in this execution, past
+	// maxRaceGoroutines goroutines (detector.go).
+	hbStopped bool
 	// charged is set when real time spent in uncontrolled code moved the
 	// clock (charge.go); charges are the trail's record of it: the step
 	// of each charge and the time charged, which a replay applies again.
@@ -366,6 +369,9 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 	g := &goroutine{id: len(e.gs), e: e, parent: parent, created: pc, op: opStart, wake: make(chan wakeKind, 1)}
 	e.gs = append(e.gs, g)
+	if len(e.gs) > maxRaceGoroutines && !e.hbStopped && e.set.races != racesOff {
+		e.hbStopped = true
+	}
 	e.setRunnable(g)
 	return g
 }
