@@ -106,7 +106,7 @@ func (f *finder) guardReads(instrs []ssa.Instruction) []string {
 				continue
 			}
 			if iff, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If); ok {
-				for _, loc := range f.reads(iff.Cond, 0) {
+				for _, loc := range f.reads(iff.Cond, 0, map[ssa.Value]bool{}) {
 					if !have[loc] {
 						have[loc] = true
 						out = append(out, loc)
@@ -126,15 +126,18 @@ func (f *finder) guardReads(instrs []ssa.Instruction) []string {
 }
 
 // reads lists the shared locations a value is computed from, within its
-// function.
-func (f *finder) reads(v ssa.Value, depth int) []string {
-	if depth > 12 {
+// function. seen holds the values already visited: a loop's phis refer to
+// each other (and to themselves), and without it the walk went through
+// every path of up to 12 of them (groupcache's analysis never ended).
+func (f *finder) reads(v ssa.Value, depth int, seen map[ssa.Value]bool) []string {
+	if depth > 12 || seen[v] {
 		return nil
 	}
+	seen[v] = true
 	var out []string
 	rec := func(vs ...ssa.Value) {
 		for _, w := range vs {
-			out = append(out, f.reads(w, depth+1)...)
+			out = append(out, f.reads(w, depth+1, seen)...)
 		}
 	}
 	switch v := v.(type) {
