@@ -261,30 +261,71 @@ func (r *fileRewriter) promotedCopy(se *ast.SelectorExpr, sel *types.Selection) 
 	se.X = r.hook(se.X.Pos(), "ShadowDeref", path, site)
 }
 
-// rangeReads makes the element read of a range over a slice a
-// shadow-only read at each iteration, `gosct.ShadowRead(&xs[i], site)`,
-// where the loop has a value variable and xs is a variable the loop does
-// not assign (a blank or missing key becomes gosct_i).
-func (r *fileRewriter) rangeReads(n *ast.RangeStmt) {
-	if n.Value == nil || n.Body == nil || n.Tok != token.DEFINE {
+// rangeReads makes the element read of a range over a slice, or over a
+// pointer to an array, a shadow-only read at each iteration,
+// `gosct.ShadowRead(&xs[i], site)`, where the loop has a value variable (a
+// blank or missing key becomes gosct_i). Go evaluates the range
+// expression once and reads its elements from that value: a slice
+// variable the loop does not assign, ranged over with :=, is read again
+// as is; anything else (a field, a call, a slice the body reassigns, a
+// `=` range) is evaluated once into gosct_xs, in a block around the loop,
+// and the loop ranges over gosct_xs:
+//
+//	{ gosct_xs := X; for i, v := range gosct_xs { gosct.ShadowRead(&gosct_xs[i], site); B } }
+func (r *fileRewriter) rangeReads(c *astutil.Cursor, n *ast.RangeStmt) {
+	if n.Value == nil || n.Body == nil {
 		return
 	}
 	if id, ok := n.Value.(*ast.Ident); ok && id.Name == "_" {
 		return
 	}
-	xs, ok := unparen(n.X).(*ast.Ident)
-	if !ok {
+	t := r.typeOf(n.X)
+	if t == nil {
 		return
 	}
-	obj, _ := r.info.Uses[xs].(*types.Var)
-	if obj == nil {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+	case *types.Pointer:
+		if _, ok := u.Elem().Underlying().(*types.Array); !ok {
+			return
+		}
+	default:
 		return
 	}
-	if _, isSlice := obj.Type().Underlying().(*types.Slice); !isSlice {
-		return
+	orig := n.X
+	if o, ok := r.orig[orig]; ok {
+		orig = o
 	}
-	if assigns(r.info, n.Body, obj) {
-		return
+	// The site names the elements as the user would: r.fixed[i] for a
+	// range over &r.fixed.
+	if u, ok := unparen(orig).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		orig = u.X
+	}
+	text := r.exprText(orig)
+	xs, isIdent := unparen(n.X).(*ast.Ident)
+	if isIdent {
+		obj, _ := r.info.Uses[xs].(*types.Var)
+		if obj == nil || n.Tok != token.DEFINE || assigns(r.info, n.Body, obj) {
+			isIdent = false
+		}
+	}
+	var b *ast.BlockStmt
+	if !isIdent {
+		// The index the read needs: the key a := range declares, a
+		// local the `=` range assigns that no other goroutine reaches, or
+		// a fresh one for a blank key.
+		if key, ok := n.Key.(*ast.Ident); ok && key.Name != "_" && n.Tok == token.ASSIGN {
+			v, _ := r.info.Uses[key].(*types.Var)
+			if v == nil || r.sharedVar(v) {
+				return
+			}
+		} else if !ok && n.Key != nil {
+			return
+		}
+		xs = ident("gosct_xs")
+		r.tv[xs] = types.TypeAndValue{Type: t}
+		b = &ast.BlockStmt{Lbrace: n.For, List: []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{xs}, TokPos: n.For, Tok: token.DEFINE, Rhs: []ast.Expr{n.X}}}, Rbrace: n.End()}
+		n.X = xs
 	}
 	key, ok := n.Key.(*ast.Ident)
 	if !ok || key == nil {
@@ -293,10 +334,19 @@ func (r *fileRewriter) rangeReads(n *ast.RangeStmt) {
 	if key.Name == "_" {
 		key = ident("gosct_i")
 		n.Key = key
+		if n.Tok == token.ASSIGN {
+			b.List = append(b.List, &ast.DeclStmt{Decl: &ast.GenDecl{Tok: token.VAR,
+				Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{key}, Type: ident("int")}}}})
+		}
 	}
 	elem := &ast.IndexExpr{X: ident(xs.Name), Index: ident(key.Name)}
-	read := exprStmt(r.hook(n.Value.Pos(), "ShadowRead", &ast.UnaryExpr{Op: token.AND, X: elem}, r.siteText(xs.Name+"["+key.Name+"]", n.Value.Pos())))
+	read := exprStmt(r.hook(n.Value.Pos(), "ShadowRead", &ast.UnaryExpr{Op: token.AND, X: elem}, r.siteText(text+"["+key.Name+"]", n.Value.Pos())))
 	n.Body.List = append([]ast.Stmt{read}, n.Body.List...)
+	if b != nil {
+		r.labelInside[b] = len(b.List)
+		b.List = append(b.List, n)
+		c.Replace(b)
+	}
 }
 
 // assigns reports whether body assigns v (or takes its address).

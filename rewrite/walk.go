@@ -211,8 +211,10 @@ func (r *fileRewriter) postNode(c *astutil.Cursor) {
 	case *ast.RangeStmt:
 		if !r.skip[n] {
 			r.rangeWrites(n)
-			r.rangeReads(n)
 			r.postRange(c, n)
+			// After postRange, which rewrites ranges over maps and
+			// channels: rangeReads may put the loop in a block.
+			r.rangeReads(c, n)
 		}
 	case *ast.ForStmt:
 		r.loopVarCopies(c, n)

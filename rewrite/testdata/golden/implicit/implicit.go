@@ -96,3 +96,40 @@ func promoted(p *top) int {
 	p.set(1)
 	return p.get() + p.val() + p.mid.get()
 }
+
+type rows struct {
+	cells []int
+	fixed [4]int
+}
+
+func (r *rows) all() []int { return r.cells }
+
+// a range reads its elements from the value it evaluated once: a field, a
+// call's result, a slice the body reassigns, a `=` range, a pointer to an
+// array are evaluated into gosct_xs first.
+func rangeElements(r *rows, xs []int) int {
+	s := 0
+	for _, c := range r.cells {
+		s += c
+	}
+	for i, c := range r.all() {
+		s += i * c
+	}
+	for _, c := range xs {
+		if c < 0 {
+			xs = nil
+		}
+	}
+	var c int
+	for _, c = range r.cells {
+		s += c
+	}
+	var i int
+L:
+	for i, c = range &r.fixed {
+		if c > 0 {
+			continue L
+		}
+	}
+	return s + i
+}
