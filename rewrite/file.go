@@ -62,6 +62,9 @@ type fileRewriter struct {
 	srcRead   bool
 	// funcs are the function types enclosing the node being visited.
 	funcs []*ast.FuncType
+	// returned holds each return statement's result expressions as
+	// written, before their own hooks replace them (returnsItself).
+	returned map[*ast.ReturnStmt][]ast.Expr
 }
 
 func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fileRewriter {

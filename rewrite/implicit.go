@@ -21,10 +21,27 @@ import (
 //     writes them (a return with values) where a closure or a pointer
 //     shares them.
 
-// funcPush and funcPop keep r.funcs, the enclosing function types, for
-// postReturn.
+// funcPush and funcPop keep r.funcs, the enclosing function types, and
+// r.returned, for postReturn.
 func (r *fileRewriter) funcPush(n ast.Node) {
 	switch n := n.(type) {
+	case *ast.ReturnStmt:
+		if len(n.Results) > 0 {
+			if r.returned == nil {
+				r.returned = map[*ast.ReturnStmt][]ast.Expr{}
+			}
+			r.returned[n] = append([]ast.Expr(nil), n.Results...)
+			// `return x` where x is the result itself is left as written
+			// (postReturn checks its read): `return hook(&x)` would be a
+			// real write of x, which the program does not make.
+			if len(r.funcs) > 0 {
+				for i, v := range resultVars(r.info, r.funcs[len(r.funcs)-1]) {
+					if r.returnsItself(n, i, v) {
+						r.noRead[unparen(n.Results[i])] = true
+					}
+				}
+			}
+		}
 	case *ast.FuncDecl:
 		r.funcs = append(r.funcs, n.Type)
 	case *ast.FuncLit:
@@ -96,16 +113,22 @@ func (r *fileRewriter) postReturn(c *astutil.Cursor, n *ast.ReturnStmt) {
 	if ft.Results == nil {
 		return
 	}
-	hook := "ShadowRead"
-	if len(n.Results) > 0 {
-		hook = "ShadowWrite"
-	}
 	scope := r.innermostScope(n.Pos())
+	i := -1 // the result's index, to pair it with its expression
 	for _, f := range ft.Results.List {
 		for _, name := range f.Names {
+			i++
 			v, _ := r.info.Defs[name].(*types.Var)
 			if v == nil || name.Name == "_" || !r.sharedLocals[v] || untracked(v.Type()) {
 				continue
+			}
+			hook := "ShadowRead"
+			// `return x` where x is the result itself assigns x to x:
+			// the compiler drops it and Go's detector sees only the read
+			// (funcPush left it unhooked), so a write here would be a
+			// race that the program does not have.
+			if len(n.Results) > 0 && !r.returnsItself(n, i, v) {
+				hook = "ShadowWrite"
 			}
 			// A return with values may stand where the result's name is
 			// shadowed: &name would be another variable.
@@ -117,6 +140,36 @@ func (r *fileRewriter) postReturn(c *astutil.Cursor, n *ast.ReturnStmt) {
 			c.InsertBefore(exprStmt(r.hook(n.Pos(), hook, addr(ident(name.Name)), r.siteText(name.Name, n.Pos()))))
 		}
 	}
+}
+
+// returnsItself reports whether the return n gives its i-th result the
+// value of that result's own variable v (a self-assignment).
+func (r *fileRewriter) returnsItself(n *ast.ReturnStmt, i int, v *types.Var) bool {
+	results := r.returned[n]
+	if v == nil || i >= len(results) || len(results) != len(resultVars(r.info, r.funcs[len(r.funcs)-1])) {
+		return false
+	}
+	id, ok := unparen(results[i]).(*ast.Ident)
+	return ok && r.info.Uses[id] == v
+}
+
+// resultVars are the variables of ft's results, in order (nil where
+// unnamed).
+func resultVars(info *types.Info, ft *ast.FuncType) []*types.Var {
+	if ft.Results == nil {
+		return nil
+	}
+	var vs []*types.Var
+	for _, f := range ft.Results.List {
+		if len(f.Names) == 0 {
+			vs = append(vs, nil)
+		}
+		for _, name := range f.Names {
+			v, _ := info.Defs[name].(*types.Var)
+			vs = append(vs, v)
+		}
+	}
+	return vs
 }
 
 // innermostScope is the scope of the file that contains pos, or nil.

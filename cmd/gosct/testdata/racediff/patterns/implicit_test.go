@@ -32,6 +32,21 @@ func TestReturnWritesNamedResult(t *testing.T) {
 	time.Sleep(time.Millisecond)
 }
 
+// `return n` where n is the result itself is a self-assignment, which the
+// compiler drops: only the read remains, and reads do not race.
+func namedReturnedItself() (n int) {
+	go func() {
+		_ = n
+	}()
+	time.Sleep(time.Millisecond)
+	return n
+}
+
+func TestReturnItselfIsNoWrite(t *testing.T) {
+	_ = namedReturnedItself()
+	time.Sleep(time.Millisecond)
+}
+
 func TestRangeAssignToField(t *testing.T) {
 	s := &server{}
 	xs := []int{1, 2}
