@@ -1,7 +1,6 @@
 package patterns
 
 import (
-	"context"
 	"io"
 	"testing"
 )
@@ -95,21 +94,6 @@ func TestRangeNonLocalKey(t *testing.T) {
 		for cur.i, c = range cells {
 			_ = c
 		}
-	})
-}
-
-// A receive that sees a close the model did not make (context's own
-// cancel closes Done) joins every goroutine's clock in gosct's detector,
-// so the write of the first goroutine looks ordered before the read.
-func TestCancelOrdersOnlyTheCanceller(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	x := 0
-	race(func() {
-		x = 1
-	}, func() {
-		go cancel()
-		<-ctx.Done()
-		_ = x
 	})
 }
 
