@@ -335,7 +335,6 @@ func needRace(t *testing.T) {
 // and gosct does not, each with the reason (docs/races.md lists them).
 var knownTSanOnly = map[string]string{
 	"patterns TestPipeReadOrdersOnlyTheWriter": "a goroutine that comes back from uncontrolled code where it blocked (io.Pipe's Read) joins every goroutine's clock",
-	"patterns TestRangeNonLocalKey":            "a = range whose key is not a local variable has no element read",
 }
 
 // unstableUnderRace are the fixtures whose reports differ from run to run

@@ -81,9 +81,10 @@ func TestRangeOverArrayPointerReadsElements(t *testing.T) {
 
 type cursor struct{ i int }
 
-// A `=` range whose key is not a local variable keeps no element read:
-// indexing with the key again would be an access the program does not
-// make.
+// A `=` range whose key is not a local variable reads its elements too:
+// a field, a map element, a pointer's target (gosct counts the
+// iterations rather than read the key again, an access the program does
+// not make).
 func TestRangeNonLocalKey(t *testing.T) {
 	cells := make([]int, 4)
 	race(func() {
@@ -92,6 +93,32 @@ func TestRangeNonLocalKey(t *testing.T) {
 		var cur cursor
 		var c int
 		for cur.i, c = range cells {
+			_ = c
+		}
+	})
+}
+
+func TestRangeMapElementKey(t *testing.T) {
+	cells := make([]int, 4)
+	race(func() {
+		cells[2] = 1
+	}, func() {
+		keys := map[string]int{}
+		var c int
+		for keys["k"], c = range cells {
+			_ = c
+		}
+	})
+}
+
+func TestRangePointerKey(t *testing.T) {
+	cells := make([]int, 4)
+	race(func() {
+		cells[2] = 1
+	}, func() {
+		var i, c int
+		p := &i
+		for *p, c = range cells {
 			_ = c
 		}
 	})
