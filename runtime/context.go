@@ -138,6 +138,9 @@ type ctxInfo struct {
 	parentKey unsafe.Pointer
 	handle    weak.Pointer[cancelHandle]
 	dc        *deadlineCtx
+	// born: ctx was closed when it was made (its parent was), by the
+	// goroutine that made it, which had seen the parent's close.
+	born bool
 }
 
 // registerContext records ctx, made by instrumented code, by its Done
@@ -163,8 +166,12 @@ func registerContextActive(ctx, parent context.Context, h *cancelHandle) {
 		return
 	}
 	pk := contextKey(parent)
+	born := ctx.Err() != nil
 	e.mu.Lock()
 	e.registerContext(ctx, parent, pk, h, nil)
+	if info := e.contexts.get(contextKey(ctx)); info != nil {
+		info.born = born
+	}
 	e.mu.Unlock()
 }
 

@@ -269,14 +269,15 @@ func (e *execution) hbCancel(g *goroutine, k unsafe.Pointer) {
 // open context, and an earlier cancel above it would have closed it
 // first). It reports false, and leaves c as is, when the chain meets
 // anything else: a deadline context (its expiry or its parent's news
-// reach it through goroutines of the context package), a parent made
-// elsewhere or wrapped. Lock held.
+// reach it through goroutines of the context package), a context made
+// already closed (its maker closed it, after its parent's canceller), a
+// parent made elsewhere or wrapped. Lock held.
 //
 //go:norace
 func (e *execution) hbCtxClosed(k unsafe.Pointer, c *chanHB) bool {
 	info := e.contexts.get(k)
 	for n := 0; info != nil && n < 1<<16; n++ {
-		if info.dc != nil || info.parentKey == nil {
+		if info.dc != nil || info.born || info.parentKey == nil {
 			return false
 		}
 		p := e.contexts.get(info.parentKey)
