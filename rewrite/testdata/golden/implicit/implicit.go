@@ -151,7 +151,13 @@ func rangeNonLocalKey(xs []int, keys map[string]int, p *int) int {
 		}
 		s += c
 	}
+Outer:
 	for *p, c = range xs {
+		for _, d := range xs {
+			if d > c {
+				continue Outer
+			}
+		}
 		s += c
 	}
 	return s + cur.i
