@@ -70,6 +70,27 @@ var racePairs = map[string]racePair{
 			cancelChild()
 		},
 	},
+	"pipe": {
+		// A known pipe's Read that blocked until the Write comes back
+		// ordered after the writer, and only after it.
+		ok: func(t *testing.T) {
+			x := 0
+			r, w := Pipe()
+			Go(func() { Store(&x, 1); PipeWrite(w, []byte{1}) })
+			PipeRead(r, make([]byte, 1))
+			_ = Load(&x)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			r, w := Pipe()
+			done := Chan(make(chan bool))
+			Go(func() { Store(&x, 1); Send(done, true) })
+			Go(func() { PipeWriterClose(w) })
+			PipeRead(r, make([]byte, 1))
+			_ = Load(&x)
+			Recv(done)
+		},
+	},
 	"deadline": {
 		// A deadline's expiry is a release by the timer's goroutine,
 		// which starts after the WithTimeout call.

@@ -333,9 +333,7 @@ func needRace(t *testing.T) {
 
 // knownTSanOnly are the races of the fixtures that Go's detector reports
 // and gosct does not, each with the reason (docs/races.md lists them).
-var knownTSanOnly = map[string]string{
-	"patterns TestPipeReadOrdersOnlyTheWriter": "a goroutine that comes back from uncontrolled code where it blocked (io.Pipe's Read) joins every goroutine's clock",
-}
+var knownTSanOnly = map[string]string{}
 
 // unstableUnderRace are the fixtures whose reports differ from run to run
 // under -race, with the reason: a difference there is logged, not an error

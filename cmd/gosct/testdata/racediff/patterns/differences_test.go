@@ -1,9 +1,6 @@
 package patterns
 
-import (
-	"io"
-	"testing"
-)
+import "testing"
 
 // Races of the shapes docs/races.md lists as differences with Go's
 // detector: those still open are in knownTSanOnly (racediff_test.go), so
@@ -121,25 +118,5 @@ func TestRangePointerKey(t *testing.T) {
 		for *p, c = range cells {
 			_ = c
 		}
-	})
-}
-
-// A goroutine that comes back from uncontrolled code where it was blocked
-// (here io.Pipe's Read, waiting for the Write) joins every goroutine's
-// clock: gosct cannot see what woke it. Go orders the read after the
-// pipe's writer only. (On a schedule where the writer blocks first, the
-// reader does not block, and gosct reports the race.)
-func TestPipeReadOrdersOnlyTheWriter(t *testing.T) {
-	r, w := io.Pipe()
-	x := 0
-	race(func() {
-		x = 1
-	}, func() {
-		go func() {
-			w.Write([]byte{1})
-		}()
-		buf := make([]byte, 1)
-		r.Read(buf)
-		_ = x
 	})
 }
