@@ -248,6 +248,14 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 		return
 	}
 	pos := call.Pos()
+	if h, ok := r.pipeCalls[call]; ok {
+		args := call.Args
+		if se != nil && h != "Pipe" {
+			args = append([]ast.Expr{se.X}, args...)
+		}
+		c.Replace(r.replaced(r.hook(pos, h, args...), call))
+		return
+	}
 	if sel != nil && sel.Kind() == types.MethodExpr {
 		r.methodExprCall(c, call, fn, sel)
 		return

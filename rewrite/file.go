@@ -33,10 +33,11 @@ type fileRewriter struct {
 	used        bool // a hook was emitted
 
 	sharedLocals map[*types.Var]bool
-	noRead       map[ast.Expr]bool // address contexts: not a read
-	shadowRead   map[ast.Expr]bool // reads on the way to another access: shadow-only
-	callee       map[ast.Expr]bool // the Fun of a call
-	skip         map[ast.Node]bool // rewritten by an enclosing node
+	pipeCalls    map[*ast.CallExpr]string // pipes.go
+	noRead       map[ast.Expr]bool        // address contexts: not a read
+	shadowRead   map[ast.Expr]bool        // reads on the way to another access: shadow-only
+	callee       map[ast.Expr]bool        // the Fun of a call
+	skip         map[ast.Node]bool        // rewritten by an enclosing node
 	tv           map[ast.Expr]types.TypeAndValue
 	orig         map[ast.Expr]ast.Expr // a node that replaced one -> the original
 	hooks        map[*ast.CallExpr]bool
@@ -106,6 +107,7 @@ func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fil
 	r.oldLoopVars = version.IsValid(v) && version.Compare(v, "go1.22") < 0
 	r.alias = r.freeName("gosct")
 	r.sharedLocals = sharedLocals(r.info, f)
+	r.pipeCalls = knownPipes(r.info, f)
 	r.gotoLabels, r.breakLabels = map[string]bool{}, map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if b, ok := n.(*ast.BranchStmt); ok && b.Label != nil {

@@ -325,6 +325,11 @@ func (r *fileRewriter) promotedCopy(se *ast.SelectorExpr, sel *types.Selection) 
 // and the loop ranges over gosct_xs:
 //
 //	{ gosct_xs := X; for i, v := range gosct_xs { gosct.ShadowRead(&gosct_xs[i], site); B } }
+//
+// A `=` range whose key is not a local of this goroutine (s.k, m[k], *p,
+// a shared variable) reads through a counter of its own:
+//
+//	{ gosct_xs := X; gosct_i := 0; for s.k, v = range gosct_xs { gosct.ShadowRead(&gosct_xs[gosct_i], site); gosct_i++; B } }
 func (r *fileRewriter) rangeReads(c *astutil.Cursor, n *ast.RangeStmt) {
 	if n.Value == nil || n.Body == nil {
 		return
@@ -363,22 +368,40 @@ func (r *fileRewriter) rangeReads(c *astutil.Cursor, n *ast.RangeStmt) {
 		}
 	}
 	var b *ast.BlockStmt
+	// counted: the loop's key cannot index the read, being a field, a map
+	// element, a pointer's target, or a variable another goroutine reaches
+	// (reading it again would be an access the program does not make). A
+	// counter of the loop's own, gosct_i, stands for it: a slice's range
+	// visits its indices in order, from 0, and each iteration starts the
+	// body once.
+	counted := false
 	if !isIdent {
-		// The index the read needs: the key a := range declares, a
-		// local the `=` range assigns that no other goroutine reaches, or
-		// a fresh one for a blank key.
 		if key, ok := n.Key.(*ast.Ident); ok && key.Name != "_" && n.Tok == token.ASSIGN {
 			v, _ := r.info.Uses[key].(*types.Var)
-			if v == nil || r.sharedVar(v) {
-				return
-			}
+			counted = v == nil || r.sharedVar(v)
 		} else if !ok && n.Key != nil {
-			return
+			counted = true
 		}
 		xs = ident("gosct_xs")
 		r.tv[xs] = types.TypeAndValue{Type: t}
 		b = &ast.BlockStmt{Lbrace: n.For, List: []ast.Stmt{&ast.AssignStmt{Lhs: []ast.Expr{xs}, TokPos: n.For, Tok: token.DEFINE, Rhs: []ast.Expr{n.X}}}, Rbrace: n.End()}
 		n.X = xs
+	}
+	if counted {
+		i := ident("gosct_i")
+		b.List = append(b.List, &ast.AssignStmt{Lhs: []ast.Expr{i}, TokPos: n.For, Tok: token.DEFINE, Rhs: []ast.Expr{&ast.BasicLit{ValuePos: n.For, Kind: token.INT, Value: "0"}}})
+		elem := &ast.IndexExpr{X: ident(xs.Name), Index: ident(i.Name)}
+		k := n.Key
+		if o, ok := r.orig[k]; ok {
+			k = o
+		}
+		read := exprStmt(r.hook(n.Value.Pos(), "ShadowRead", &ast.UnaryExpr{Op: token.AND, X: elem}, r.siteText(text+"["+r.exprText(k)+"]", n.Value.Pos())))
+		next := &ast.IncDecStmt{X: ident(i.Name), TokPos: n.For, Tok: token.INC}
+		n.Body.List = append([]ast.Stmt{read, next}, n.Body.List...)
+		r.labelInside[b] = len(b.List)
+		b.List = append(b.List, n)
+		c.Replace(b)
+		return
 	}
 	key, ok := n.Key.(*ast.Ident)
 	if !ok || key == nil {

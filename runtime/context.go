@@ -97,7 +97,9 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 		dc.finish(context.DeadlineExceeded, true)
 	}
 	ctx, cancel := context.WithCancelCause(dc)
-	h := &cancelHandle{f: func() { dc.cancel(cancel) }}
+	dc.key = contextKey(ctx)
+	h := &cancelHandle{f: func() { dc.cancel(ctx, cancel) }}
+	pk := contextKey(parent)
 	e.mu.Lock()
 	if !e.over && dc.Err() == nil {
 		dc.timer = &vtimer{kind: tkFunc, f: dc.expire, pc: pc, owner: me.id, idx: -1}
@@ -107,7 +109,7 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 			e.clock.ctxs = append(e.clock.ctxs, dc)
 		}
 	}
-	e.registerContext(ctx, parent, h, dc)
+	e.registerContext(ctx, parent, pk, h, dc)
 	e.mu.Unlock()
 	return ctx, h.cancel
 }
@@ -128,23 +130,30 @@ func (h *cancelHandle) cancelCause(err error) { h.cause(err) }
 
 // ctxInfo is what the leak check knows of a context made by instrumented
 // code: its parent, whether its cancel function is still reachable, and
-// its deadline (dc), if it has one.
+// its deadline (dc), if it has one. The detector follows ctx and
+// parentKey up to the cancel that closed a Done channel (hbCtxClosed).
 type ctxInfo struct {
-	parent context.Context
-	handle weak.Pointer[cancelHandle]
-	dc     *deadlineCtx
+	ctx       context.Context
+	parent    context.Context
+	parentKey unsafe.Pointer
+	handle    weak.Pointer[cancelHandle]
+	dc        *deadlineCtx
+	// born: ctx was closed when it was made (its parent was), by the
+	// goroutine that made it, which had seen the parent's close.
+	born bool
 }
 
 // registerContext records ctx, made by instrumented code, by its Done
-// channel. Lock held.
+// channel; parentKey is contextKey(parent), taken before the lock (a
+// parent may be the user's type). Lock held.
 //
 //go:norace
-func (e *execution) registerContext(ctx, parent context.Context, h *cancelHandle, dc *deadlineCtx) {
+func (e *execution) registerContext(ctx, parent context.Context, parentKey unsafe.Pointer, h *cancelHandle, dc *deadlineCtx) {
 	if e.over {
 		return
 	}
 	d := ctx.Done()
-	e.contexts.put(chanKey(d), &ctxInfo{parent: parent, handle: weak.Make(h), dc: dc})
+	e.contexts.put(chanKey(d), &ctxInfo{ctx: ctx, parent: parent, parentKey: parentKey, handle: weak.Make(h), dc: dc})
 }
 
 // registerContextActive is registerContext for hooks that need no token
@@ -156,8 +165,29 @@ func registerContextActive(ctx, parent context.Context, h *cancelHandle) {
 	if e == nil {
 		return
 	}
+	pk := contextKey(parent)
+	born := ctx.Err() != nil
 	e.mu.Lock()
-	e.registerContext(ctx, parent, h, nil)
+	e.registerContext(ctx, parent, pk, h, nil)
+	if info := e.contexts.get(contextKey(ctx)); info != nil {
+		info.born = born
+	}
+	e.mu.Unlock()
+}
+
+// cancelling is the detector's side of a cancel by instrumented code (a
+// CancelFunc, a deadline's expiry) of ctx, whose Done channel is k: when
+// ctx is still open, this cancel is the one that closes its Done, and
+// me's events so far happen before every receive that sees it closed.
+// Asked before the cancel, so that no receive can see the close first.
+//
+//go:norace
+func cancelling(e *execution, me *goroutine, ctx context.Context, k unsafe.Pointer) {
+	if e == nil || me == nil || k == nil || ctx.Err() != nil {
+		return
+	}
+	e.mu.Lock()
+	e.hbCancel(me, k)
 	e.mu.Unlock()
 }
 
@@ -180,7 +210,9 @@ type deadlineCtx struct {
 	cause    error
 	e        *execution
 	done     chan struct{}
-	timer    *vtimer // guarded by e.mu
+	// key is the Done channel of the cancelCtx returned to the user.
+	key   unsafe.Pointer
+	timer *vtimer // guarded by e.mu
 	// listed is dc's index in e.clock.ctxs, -1 when not listed; guarded
 	// by e.mu.
 	listed int
@@ -267,6 +299,13 @@ func (c *deadlineCtx) expire() {
 	if err := c.parent.Err(); err != nil {
 		c.finish(err, false)
 		return
+	}
+	if e, me := enter(); e != nil && c.Err() == nil {
+		// The goroutine that runs the expiry closes the context's Done,
+		// as the timer's goroutine does in Go.
+		e.mu.Lock()
+		e.hbCancel(me, c.key)
+		e.mu.Unlock()
 	}
 	c.finish(context.DeadlineExceeded, true)
 }
@@ -380,9 +419,10 @@ func (c *clock) unlist(dc *deadlineCtx) {
 // timer and the link to the parent are released, as Go's timerCtx does.
 //
 //go:norace
-func (c *deadlineCtx) cancel(cancel context.CancelCauseFunc) {
+func (c *deadlineCtx) cancel(ctx context.Context, cancel context.CancelCauseFunc) {
 	if e, me := enter(); e != nil {
 		e.yield(me, opCancel)
+		cancelling(e, me, ctx, c.key)
 	}
 	cancel(nil)
 	c.mu.Lock()
@@ -451,9 +491,11 @@ func (s *keySpy) Done() <-chan struct{} { return nil }
 //go:norace
 func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
+	k := contextKey(ctx)
 	h := &cancelHandle{f: func() {
 		if e, me := enter(); e != nil {
 			e.yield(me, opCancel)
+			cancelling(e, me, ctx, k)
 		}
 		cancel()
 	}}
@@ -466,9 +508,11 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 //go:norace
 func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
+	k := contextKey(ctx)
 	h := &cancelHandle{cause: func(cause error) {
 		if e, me := enter(); e != nil {
 			e.yield(me, opCancel)
+			cancelling(e, me, ctx, k)
 		}
 		cancel(cause)
 	}}

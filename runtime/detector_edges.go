@@ -184,10 +184,11 @@ func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool
 	}
 	c := e.chanHBOf(k, capacity)
 	if !ok {
-		if !c.sawClose {
-			// Closed by code the detector does not see (context's
-			// cancel, a library): assume it synchronized with
-			// everything so far rather than report a false race.
+		if !c.sawClose && !e.hbCtxClosed(k, c) {
+			// Closed by code the detector does not see (a library, a
+			// context's parent that instrumented code did not make):
+			// assume it synchronized with everything so far rather
+			// than report a false race.
 			e.hbJoinAll(g)
 		}
 		e.vc(g).join(c.closed)
@@ -241,6 +242,56 @@ func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
 	c.sawClose = true
 	c.closed.join(*e.vc(g))
 	e.tick(g)
+}
+
+// hbCancel: g is about to cancel the context whose Done channel is k,
+// which closes it (context.go's cancelling): a release, as a close.
+//
+//go:norace
+func (e *execution) hbCancel(g *goroutine, k unsafe.Pointer) {
+	if !e.hbOn() || g == nil {
+		return
+	}
+	c := e.chanHBOf(k, 0)
+	c.sawClose = true
+	c.closed.join(*e.vc(g))
+	e.tick(g)
+}
+
+// hbCtxClosed finds the cancel that closed channel k (c its edges), the
+// Done of a context instrumented code made, and makes c's close that
+// cancel's release: k closed with no cancel of its own recorded, so an
+// ancestor's cancel closed it. It walks up through contexts instrumented
+// code made, each attached to its parent by the context package itself
+// (the returned context is the child's parent), whose Done only a cancel
+// of their own or their parent's closes; the nearest ancestor whose
+// cancel was recorded is the one that closed k (a cancel closes only an
+// open context, and an earlier cancel above it would have closed it
+// first). It reports false, and leaves c as is, when the chain meets
+// anything else: a deadline context (its expiry or its parent's news
+// reach it through goroutines of the context package), a context made
+// already closed (its maker closed it, after its parent's canceller), a
+// parent made elsewhere or wrapped. Lock held.
+//
+//go:norace
+func (e *execution) hbCtxClosed(k unsafe.Pointer, c *chanHB) bool {
+	info := e.contexts.get(k)
+	for n := 0; info != nil && n < 1<<16; n++ {
+		if info.dc != nil || info.born || info.parentKey == nil {
+			return false
+		}
+		p := e.contexts.get(info.parentKey)
+		if p == nil || p.ctx != info.parent {
+			return false
+		}
+		if pc := e.hb.chans.get(info.parentKey); pc != nil && pc.sawClose {
+			c.sawClose = true
+			c.closed.join(pc.closed)
+			return true
+		}
+		info = p
+	}
+	return false
 }
 
 // hbCase records the edge of select case c, completed by g itself.

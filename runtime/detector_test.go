@@ -24,6 +24,95 @@ type racePair struct {
 }
 
 var racePairs = map[string]racePair{
+	"cancel": {
+		// A context's cancel is a release by the goroutine that
+		// cancels, and only by it.
+		ok: func(t *testing.T) {
+			x := 0
+			ctx, cancel := WithCancel(context.Background())
+			Go(func() { Store(&x, 1); cancel() })
+			Recv(ctx.Done())
+			_ = Load(&x)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			ctx, cancel := WithCancel(context.Background())
+			done := Chan(make(chan bool))
+			Go(func() { Store(&x, 1); Send(done, true) })
+			Go(cancel)
+			Recv(ctx.Done())
+			_ = Load(&x)
+			Recv(done)
+		},
+	},
+	"cancel parent": {
+		// Cancelling a parent closes its children's Done in the
+		// canceller's goroutine.
+		ok: func(t *testing.T) {
+			x := 0
+			parent, cancel := WithCancelCause(context.Background())
+			child, cancelChild := WithCancel(parent)
+			Go(func() { Store(&x, 1); cancel(nil) })
+			Recv(child.Done())
+			_ = Load(&x)
+			cancelChild()
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			parent, cancel := WithCancelCause(context.Background())
+			child, cancelChild := WithCancel(parent)
+			done := Chan(make(chan bool))
+			Go(func() { Store(&x, 1); Send(done, true) })
+			Go(func() { cancel(nil) })
+			Recv(child.Done())
+			_ = Load(&x)
+			Recv(done)
+			cancelChild()
+		},
+	},
+	"pipe": {
+		// A known pipe's Read that blocked until the Write comes back
+		// ordered after the writer, and only after it.
+		ok: func(t *testing.T) {
+			x := 0
+			r, w := Pipe()
+			Go(func() { Store(&x, 1); PipeWrite(w, []byte{1}) })
+			PipeRead(r, make([]byte, 1))
+			_ = Load(&x)
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			r, w := Pipe()
+			done := Chan(make(chan bool))
+			Go(func() { Store(&x, 1); Send(done, true) })
+			Go(func() { PipeWriterClose(w) })
+			PipeRead(r, make([]byte, 1))
+			_ = Load(&x)
+			Recv(done)
+		},
+	},
+	"deadline": {
+		// A deadline's expiry is a release by the timer's goroutine,
+		// which starts after the WithTimeout call.
+		ok: func(t *testing.T) {
+			x := 0
+			Store(&x, 1)
+			ctx, cancel := WithTimeout(context.Background(), time.Millisecond)
+			Recv(ctx.Done())
+			_ = Load(&x)
+			cancel()
+		},
+		racy: func(t *testing.T) {
+			x := 0
+			ctx, cancel := WithTimeout(context.Background(), time.Millisecond)
+			done := Chan(make(chan bool))
+			Go(func() { Store(&x, 1); Send(done, true) })
+			Recv(ctx.Done())
+			_ = Load(&x)
+			Recv(done)
+			cancel()
+		},
+	},
 	"go": {
 		ok: func(t *testing.T) {
 			x := 0

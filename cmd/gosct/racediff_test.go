@@ -333,11 +333,7 @@ func needRace(t *testing.T) {
 
 // knownTSanOnly are the races of the fixtures that Go's detector reports
 // and gosct does not, each with the reason (docs/races.md lists them).
-var knownTSanOnly = map[string]string{
-	"patterns TestCancelOrdersOnlyTheCanceller": "a receive that sees a close the model did not make (context's cancel) joins every goroutine's clock",
-	"patterns TestPipeReadOrdersOnlyTheWriter":  "a goroutine that comes back from uncontrolled code where it blocked (io.Pipe's Read) joins every goroutine's clock",
-	"patterns TestRangeNonLocalKey":             "a = range whose key is not a local variable has no element read",
-}
+var knownTSanOnly = map[string]string{}
 
 // unstableUnderRace are the fixtures whose reports differ from run to run
 // under -race, with the reason: a difference there is logged, not an error

@@ -133,3 +133,32 @@ L:
 	}
 	return s + i
 }
+
+type cursor struct{ i int }
+
+// a `=` range whose key is not a local of the goroutine (a field, a map
+// element, a pointer's target) reads its elements through a counter.
+func rangeNonLocalKey(xs []int, keys map[string]int, p *int) int {
+	var cur cursor
+	s := 0
+	var c int
+	for cur.i, c = range xs {
+		s += c
+	}
+	for keys["k"], c = range xs {
+		if c < 0 {
+			continue
+		}
+		s += c
+	}
+Outer:
+	for *p, c = range xs {
+		for _, d := range xs {
+			if d > c {
+				continue Outer
+			}
+		}
+		s += c
+	}
+	return s + cur.i
+}
