@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -265,9 +266,14 @@ func (lv *dlevel) costOf(q int) int {
 }
 
 // mapleRank orders goroutine ids as mapleOrder does from cur: cur first,
-// then ascending from cur, wrapping around.
+// then ascending from cur, wrapping around; the clock last, so that a new
+// point never fires a timer early when a goroutine can run (the first
+// schedule is the one where timers fire only when every goroutine is
+// blocked), and a timer fires early only where a race asks for it.
 func mapleRank(cur, q int) int {
 	switch {
+	case q == Clock:
+		return math.MaxInt
 	case q == cur:
 		return -1 << 30
 	case q > cur:
@@ -307,17 +313,27 @@ func (d *DPOR) Next(p *Point) int {
 	// are enabled (the forced switch of the systematic strategies), and
 	// but those that would only queue on a held mutex (Event.Blocks),
 	// unless nothing else can run.
+	// The clock is not another goroutine a yield can switch to (as in
+	// mapleOrder), and not one that can run on its own: with only the
+	// clock and goroutines that would queue left, they all stay choices.
+	gs := len(p.Choices)
+	if p.HasClock() {
+		gs--
+	}
 	yielder := -1
-	if p.Yield && len(p.Choices) > 1 && p.Index(p.Current) >= 0 {
+	if p.Yield && gs > 1 && p.Index(p.Current) >= 0 {
 		yielder = p.Current
 	}
 	en := d.scratch[:0]
+	runs := false
 	for i, g := range p.Choices {
 		if g != yielder && (i >= len(p.Events) || !p.Events[i].Blocks) {
 			en = append(en, g)
+			runs = runs || g != Clock
 		}
 	}
-	if len(en) == 0 {
+	if !runs {
+		en = en[:0]
 		for _, g := range p.Choices {
 			if g != yielder {
 				en = append(en, g)
@@ -333,7 +349,7 @@ func (d *DPOR) Next(p *Point) int {
 	idx := p.Index(choice)
 	d.record(p, idx, level)
 	if yielder >= 0 {
-		d.tr.yieldFrom[yielder] = int32(len(d.tr.steps) - 1)
+		d.tr.yieldFrom[slot(yielder)] = int32(len(d.tr.steps) - 1)
 	}
 	if p.Index(p.Current) >= 0 && choice != p.Current && yielder < 0 {
 		d.cost++
@@ -482,8 +498,8 @@ func (d *DPOR) dropAbsentSleepers(p *Point) {
 // record appends the step taken at p to the trace.
 func (d *DPOR) record(p *Point, idx, level int) {
 	g := p.Choices[idx]
-	s := step{g: int32(g), level: int32(level), a0: int32(len(d.tr.acc)), after: d.tr.yieldFrom[g]}
-	d.tr.yieldFrom[g] = -1
+	s := step{g: int32(g), level: int32(level), a0: int32(len(d.tr.acc)), after: d.tr.yieldFrom[slot(g)]}
+	d.tr.yieldFrom[slot(g)] = -1
 	if idx < len(p.Events) {
 		d.tr.acc = append(d.tr.acc, p.Events[idx].Acc...)
 	} else {
@@ -495,8 +511,8 @@ func (d *DPOR) record(p *Point, idx, level int) {
 		s.flags |= stepGlobal
 	}
 	d.tr.steps = append(d.tr.steps, s)
-	if d.states {
-		d.gsteps[g]++
+	if d.states && g != Clock {
+		d.gsteps[g]++ // the runtime counts the steps of goroutines only
 	}
 	// The chosen goroutine leaves the sleep set (it never is in it, but
 	// a replay that diverged may have put it there).

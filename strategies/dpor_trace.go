@@ -27,23 +27,41 @@ const (
 type trace struct {
 	steps []step
 	acc   []Access
-	// born[g] is the step that created goroutine g (its first step happens
-	// after it), -1 for the test goroutine and goroutines of unknown origin.
+	// born[slot(g)] is the step that created goroutine g (its first step
+	// happens after it), -1 for the test goroutine, the clock and
+	// goroutines of unknown origin.
 	born []int32
-	// yieldFrom[g] is the step taken at the point where g yielded, until
-	// g's next step takes it as its after (-1: none).
+	// yieldFrom[slot(g)] is the step taken at the point where g yielded,
+	// until g's next step takes it as its after (-1: none).
 	yieldFrom []int32
+}
+
+// slot is the index of goroutine g (or of the clock) in the slices the
+// trace and its analysis keep per goroutine, vector clocks included. The
+// clock's firings are the steps of a goroutine of their own: successive
+// firings are ordered (the clock only moves forward), and a firing races
+// with the steps it depends on as any step does. Its id, Clock, is
+// negative, so it takes slot 0 and goroutine g slot g+1.
+func slot(g int) int {
+	if g == Clock {
+		return 0
+	}
+	return g + 1
 }
 
 func (t *trace) reset() {
 	t.steps, t.acc, t.born, t.yieldFrom = t.steps[:0], t.acc[:0], t.born[:0], t.yieldFrom[:0]
 }
 
-// see makes room for goroutine g; new goroutines were created by the last
-// step recorded.
+// see makes room for goroutine g (or the clock); new goroutines were
+// created by the last step recorded. Nothing creates the clock.
 func (t *trace) see(g int) {
-	for len(t.born) <= g {
-		t.born = append(t.born, int32(len(t.steps))-1)
+	for len(t.born) <= slot(g) {
+		b := int32(len(t.steps)) - 1
+		if len(t.born) == slot(Clock) {
+			b = -1
+		}
+		t.born = append(t.born, b)
 		t.yieldFrom = append(t.yieldFrom, -1)
 	}
 }
@@ -58,11 +76,11 @@ func (t *trace) event(i int) Event {
 // execution has ended, and the races it contains.
 type analysis struct {
 	t      *trace
-	n      int      // steps analysed: those of the search
-	clk    []uint32 // vector clocks of the steps, concatenated
-	off    []int32  // clock of step i: clk[off[i]:off[i+1]]
-	local  []uint32 // local[i]: index (1-based) of step i among its goroutine's
-	base   [][]uint32
+	n      int        // steps analysed: those of the search
+	clk    []uint32   // vector clocks of the steps, concatenated
+	off    []int32    // clock of step i: clk[off[i]:off[i+1]]
+	local  []uint32   // local[i]: index (1-based) of step i among its goroutine's
+	base   [][]uint32 // by slot, as gLast
 	gLast  []int32
 	objs   map[uintptr]int32 // word -> index in hists
 	hists  []objHist
@@ -100,14 +118,14 @@ func (ev *Event) huge() bool {
 
 // hb reports whether step a happens before step b (a != b).
 func (an *analysis) hb(a, b int) bool {
-	g := int(an.t.steps[a].g)
+	g := slot(int(an.t.steps[a].g))
 	c := an.clk[an.off[b]:an.off[b+1]]
 	return g < len(c) && c[g] >= an.local[a]
 }
 
 // hbClock reports whether step a happens before a point whose clock is c.
 func (an *analysis) hbClock(a int, c []uint32) bool {
-	g := int(an.t.steps[a].g)
+	g := slot(int(an.t.steps[a].g))
 	return g < len(c) && c[g] >= an.local[a]
 }
 
@@ -152,7 +170,7 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 	an.all = an.all[:0]
 	for j := 0; j < n; j++ {
 		s := &t.steps[j]
-		g := int(s.g)
+		g := slot(int(s.g))
 		// The goroutine's clock before the step: its previous step, or
 		// the step that created it, and the steps it must follow.
 		b := an.base[g]
@@ -378,10 +396,10 @@ func (an *analysis) initials(d, j int, dst []int, stop func(g int) bool) ([]int,
 	dst = dst[:0]
 	consider := func(k int) bool {
 		g := int(an.t.steps[k].g)
-		if seen[g] {
+		if seen[slot(g)] {
 			return false
 		}
-		seen[g] = true
+		seen[slot(g)] = true
 		init := true
 		for _, f := range firsts {
 			if an.hb(f, k) {
