@@ -57,6 +57,7 @@ type DPOR struct {
 	sleepAcc  []Access
 	blockedAt int  // first step not part of the search (sleep-set blocked), -1
 	running   bool // an execution began whose end was not analysed
+	clockDue  bool // the clock was offered since its last step in the trace
 	cost      int  // preemptions of the execution so far
 	scratch   []int
 	inits     []int
@@ -230,16 +231,16 @@ func (d *DPOR) backtrackTo(i int) {
 // pick returns the goroutine to try next at lv: in its backtrack set, not
 // tried, not asleep, within the bound; in Maple's order from lv.Cur.
 func (d *DPOR) pick(lv *dlevel) (int, bool) {
-	best, bestRank := -1, 0
+	best, bestRank := noChoice, 0
 	for _, q := range lv.Backtrack {
 		if q == lv.Chosen || lv.tried(q) || slices.Contains(lv.Sleep, q) || !d.within(lv, q) {
 			continue
 		}
-		if r := mapleRank(lv.Cur, q); best < 0 || r < bestRank {
+		if r := mapleRank(lv.Cur, q); best == noChoice || r < bestRank {
 			best, bestRank = q, r
 		}
 	}
-	return best, best >= 0
+	return best, best != noChoice
 }
 
 func (lv *dlevel) tried(q int) bool {
@@ -265,6 +266,10 @@ func (lv *dlevel) costOf(q int) int {
 	return 1
 }
 
+// noChoice is neither a goroutine id nor Clock: ids are not negative, and
+// Clock is, so no test of a choice may take "< 0" for "none".
+const noChoice = -1
+
 // mapleRank orders goroutine ids as mapleOrder does from cur: cur first,
 // then ascending from cur, wrapping around; the clock last, so that a new
 // point never fires a timer early when a goroutine can run (the first
@@ -286,7 +291,7 @@ func (d *DPOR) start() {
 	d.pos, d.cost, d.blockedAt = 0, 0, -1
 	d.tr.reset()
 	d.sleep, d.sleepAcc = d.sleep[:0], d.sleepAcc[:0]
-	d.running = true
+	d.running, d.clockDue = true, false
 	d.runs++
 	if d.states {
 		clear(d.names)
@@ -309,6 +314,7 @@ func (d *DPOR) Next(p *Point) int {
 	for _, g := range p.Choices {
 		d.tr.see(g)
 	}
+	d.clockDue = d.clockDue || p.HasClock()
 	// The goroutines DPOR may choose: all but a yielding one, if others
 	// are enabled (the forced switch of the systematic strategies), and
 	// but those that would only queue on a held mutex (Event.Blocks),
@@ -401,7 +407,7 @@ func (d *DPOR) choose(p *Point, en []int, yielder int) (int, int) {
 		return d.firstOf(p.Current, en, nil), -1
 	}
 	c := d.firstOf(p.Current, en, d.sleep)
-	if c < 0 {
+	if c == noChoice {
 		// Every enabled goroutine sleeps: whatever follows is
 		// equivalent to schedules explored already.
 		d.blockedAt = len(d.tr.steps)
@@ -424,14 +430,14 @@ func (d *DPOR) choose(p *Point, en []int, yielder int) (int, int) {
 }
 
 // firstOf returns the first goroutine of en in Maple's order from cur
-// that is not asleep, or -1.
+// that is not asleep, or noChoice.
 func (d *DPOR) firstOf(cur int, en []int, asleep []sleeper) int {
-	best, bestRank := -1, 0
+	best, bestRank := noChoice, 0
 	for _, g := range en {
 		if isAsleep(asleep, g) {
 			continue
 		}
-		if r := mapleRank(cur, g); best < 0 || r < bestRank {
+		if r := mapleRank(cur, g); best == noChoice || r < bestRank {
 			best, bestRank = g, r
 		}
 	}
@@ -500,6 +506,9 @@ func (d *DPOR) record(p *Point, idx, level int) {
 	g := p.Choices[idx]
 	s := step{g: int32(g), level: int32(level), a0: int32(len(d.tr.acc)), after: d.tr.yieldFrom[slot(g)]}
 	d.tr.yieldFrom[slot(g)] = -1
+	if g == Clock {
+		d.clockDue = false
+	}
 	if idx < len(p.Events) {
 		d.tr.acc = append(d.tr.acc, p.Events[idx].Acc...)
 	} else {
@@ -536,10 +545,11 @@ func (d *DPOR) complete(last *Event) {
 	// The step's accesses are the last of the trace: nothing was recorded
 	// since.
 	s := &d.tr.steps[n-1]
+	barrier := false
 	for _, a := range last.Acc {
 		switch {
 		case a.Op == OpBarrier:
-			s.flags |= stepBarrier
+			barrier = true
 		case a.Op == OpGlobal || a.Size > maxWords*8:
 			s.flags |= stepGlobal | stepWild
 		default:
@@ -553,8 +563,15 @@ func (d *DPOR) complete(last *Event) {
 			lv.Wild = s.flags&stepWild != 0
 		}
 	}
-	if s.flags&stepBarrier != 0 {
+	if barrier {
+		// Every goroutine was blocked and the clock moved: a timer
+		// fired, a step of the clock's that conflicts with every
+		// other. Its races put the clock where it was offered, to
+		// fire the timer earlier; where it was not, the race cannot
+		// be reversed (race), and the step only orders what came
+		// before it before what comes after.
 		d.sleep = d.sleep[:0]
+		d.fired()
 		return
 	}
 	ev := d.tr.event(n - 1)
@@ -568,6 +585,14 @@ func (d *DPOR) complete(last *Event) {
 		k++
 	}
 	d.sleep = d.sleep[:k]
+}
+
+// fired appends to the trace a firing of the clock that no point chose.
+func (d *DPOR) fired() {
+	d.tr.see(Clock)
+	a := int32(len(d.tr.acc))
+	d.tr.steps = append(d.tr.steps, step{g: Clock, level: -1, a0: a, a1: a, after: -1, flags: stepGlobal})
+	d.clockDue = false
 }
 
 // nextBranch decides a point DPOR does not reduce (a select case, or a
@@ -622,6 +647,13 @@ func (d *DPOR) finish(end End) {
 			d.lst = d.lst[:d.pos]
 		}
 	}
+	if d.clockDue && d.blockedAt < 0 {
+		// A timer offered early never fired: its firing is a step
+		// the execution could still have taken. As the last step,
+		// it races with the last step of every goroutine, and those
+		// races put the clock where it was offered.
+		d.fired()
+	}
 	n := len(d.tr.steps)
 	if d.blockedAt >= 0 {
 		n = d.blockedAt
@@ -668,6 +700,14 @@ func (d *DPOR) race(i, j int) {
 		return
 	}
 	gj := int(d.tr.steps[j].g)
+	if gj == Clock && !slices.Contains(lv.Enabled, Clock) {
+		// No timer could fire early at step i's point: the virtual
+		// time only grows with the steps taken, so none could in a
+		// schedule that ran fewer steps before it either. The race
+		// is the clock's only (its firing conflicts with every
+		// step): the other initials of the reversal need not run.
+		return
+	}
 	covered := func(g int) bool {
 		if !slices.Contains(lv.Enabled, g) {
 			return false
@@ -682,13 +722,13 @@ func (d *DPOR) race(i, j int) {
 	if hit {
 		return
 	}
-	q := -1
+	q := noChoice
 	for _, g := range inits {
-		if slices.Contains(lv.Enabled, g) && (q < 0 || g == gj) {
+		if slices.Contains(lv.Enabled, g) && (q == noChoice || g == gj) {
 			q = g
 		}
 	}
-	if q < 0 {
+	if q == noChoice {
 		return // no initial can run there: the race cannot be reversed
 	}
 	if d.bound < 0 {
