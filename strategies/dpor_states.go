@@ -252,6 +252,9 @@ func (d *DPOR) applySummary(sum []sumEntry, end int, dry bool) bool {
 				add(lv, g)
 				continue
 			}
+			if g == Clock {
+				continue // no timer could fire there (as in race)
+			}
 			for _, q := range lv.Enabled {
 				add(lv, q)
 			}
