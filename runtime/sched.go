@@ -146,7 +146,8 @@ type execution struct {
 	charged bool
 	charges []charge
 	// earlyWithheld: a timer could have fired early, and the strategy,
-	// an EventUser, was not offered it (strategies.End.EarlyTimers).
+	// an EventUser that also locates, was not offered it
+	// (strategies.End.EarlyTimers).
 	earlyWithheld bool
 	// replayCharges, when replaying, are the recorded charges to apply
 	// instead of measuring real time (never nil then).

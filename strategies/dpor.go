@@ -36,6 +36,13 @@ import (
 // Select cases, and points of any kind but Goroutine, are branches DPOR
 // does not reduce: every choice is explored.
 //
+// The clock (Clock, a timer firing) is a goroutine of its own: its steps
+// are the firings, chosen at a point or not (every goroutine blocked; a
+// timer offered and never fired counts as a firing at the end), and each
+// conflicts with every step, since the runtime cannot say which reads of
+// the clock or which timer a firing touches. Its races put Clock in the
+// backtrack sets where it was offered (docs/strategies.md, "Timers").
+//
 // With a preemption bound (Options.Bound > 0 or < 0 for bound 0), DPOR
 // explores only schedules with at most that many preemptions, and adds, as
 // bounded partial-order reduction does (Coons, Musuvathi, McKinley, OOPSLA
@@ -792,7 +799,7 @@ func (d *DPOR) Exhausted() bool { return d.done }
 
 // Proved reports whether the search is exhausted and nothing made it
 // incomplete (a replay divergence, uncontrolled code, a timer that could
-// have fired early, steps the fair
+// have fired early when the runtime withheld the choice, steps the fair
 // scheduler took, an execution not analysed, a bound, an execution pruned
 // at a matched state: the signature leaves out goroutines' locals, such
 // as a clock reading kept in a variable): then every schedule of the test
@@ -831,7 +838,7 @@ func (d *DPOR) Status() string {
 		st += fmt.Sprintf("; %d executions ran code outside gosct's control: the search may be incomplete", d.uncontrolled)
 	}
 	if d.earlyTimers > 0 {
-		st += fmt.Sprintf("; %d executions had a timer that could fire early, which dpor does not explore: the search may be incomplete", d.earlyTimers)
+		st += fmt.Sprintf("; %d executions had a timer that could fire early and dpor was not offered the choice (it also asked for positions): the search may be incomplete", d.earlyTimers)
 	}
 	if d.unseenRuns > 0 {
 		st += fmt.Sprintf("; %d executions finished by the fair scheduler: the search may be incomplete", d.unseenRuns)
