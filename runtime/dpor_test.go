@@ -334,3 +334,33 @@ func TestDPORFindsWhatDFSFinds(t *testing.T) {
 		}
 	}
 }
+
+// TestVictimDPOREarlyTimeout gives up on a worker's report when a timer
+// fires first, which it can only do early: while the worker still runs.
+// The shape of testprogs/gobugs/spinstop.
+func TestVictimDPOREarlyTimeout(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		report := Chan(make(chan int, 1))
+		var x int
+		Go(func() {
+			Store(&x, 1)
+			Store(&x, 2)
+			Send(report, Load(&x))
+		})
+		r, to := OnRecv(report), OnRecv(After(time.Microsecond))
+		if Select(false, r, to) == 1 {
+			T(t).Errorf("gave up before the report")
+		}
+	})
+}
+
+// dpor fires a timer early where a race asks for it: the timeout that
+// needs it, and that dfs finds, it finds.
+func TestDPORFiresTimersEarly(t *testing.T) {
+	for _, s := range []string{"dfs", "dpor"} {
+		t.Run(s, func(t *testing.T) {
+			wantBug(t, victim(t, "TestVictimDPOREarlyTimeout", wire.Config{Strategy: s, Seed: 1, Schedules: 1000}), kindFailure)
+		})
+	}
+}
