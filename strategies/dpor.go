@@ -322,13 +322,12 @@ func (d *DPOR) Next(p *Point) int {
 		d.tr.see(g)
 	}
 	d.clockDue = d.clockDue || p.HasClock()
-	// The goroutines DPOR may choose: all but a yielding one, if others
-	// are enabled (the forced switch of the systematic strategies), and
-	// but those that would only queue on a held mutex (Event.Blocks),
-	// unless nothing else can run.
-	// The clock is not another goroutine a yield can switch to (as in
-	// mapleOrder), and not one that can run on its own: with only the
-	// clock and goroutines that would queue left, they all stay choices.
+	// The goroutines DPOR may choose: all but a yielding one, if other
+	// goroutines are enabled (the forced switch of the systematic
+	// strategies; the clock is not one, as in mapleOrder), and but those
+	// that would only queue on a held mutex (Event.Blocks), unless no
+	// other goroutine can run (the clock alone does not count: firing a
+	// timer early is never forced).
 	gs := len(p.Choices)
 	if p.HasClock() {
 		gs--
