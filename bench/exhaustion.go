@@ -62,7 +62,7 @@ func (rep *Report) Exhaustion(w io.Writer) {
 	fmt.Fprintf(w, "How many schedules each systematic search runs before it has explored everything (a proof within the model: "+
 		"dfs every interleaving, dpor one per Mazurkiewicz trace, dpor-states the same minus the subtrees of states it had "+
 		"explored, docs/strategies.md), on every correct program; limit %d schedules, budget %v per run. "+
-		"A count marked \"not a proof\" is a search its strategy says may have left schedules out (dpor: a timer that could fire early; "+
+		"A count marked \"not a proof\" is a search its strategy says may have left schedules out (dpor: uncontrolled code, a replay divergence, steps the fair scheduler took; "+
 		"dpor-states: a subtree pruned at a matched state, whose signature leaves out goroutines' locals).\n\n", rep.Schedules, rep.Budget)
 	if rep.source != "" {
 		fmt.Fprintf(w, "%s\n\n", rep.source)
@@ -185,8 +185,8 @@ func proved(r *Result) bool {
 
 // Covers lists the buggy programs on which strategy a found a bug and b
 // did not, and apart (unchecked) those where b missed it in a search it
-// says was incomplete (Result.Unproved: dpor does not explore timers that
-// fire early, docs/limitations.md).
+// says was incomplete (Result.Unproved: uncontrolled code, a replay
+// divergence, the fair scheduler's steps; docs/strategies.md, "dpor").
 func (rep *Report) Covers(a, b string) (missed, unchecked []string) {
 	rs := rep.res()
 	for _, p := range rep.Programs {

@@ -52,9 +52,9 @@ func outcomeSet(t *testing.T, strategy string, body func(t *testing.T, record fu
 	t.Helper()
 	seen := map[string]bool{}
 	var mu sync.Mutex
-	// Timers fire only when every goroutine is blocked (TimerEarly 0):
-	// the time model dpor explores (strategies.End.EarlyTimers).
-	c := &wire.Config{Mode: "explore", Strategy: strategy, Schedules: 200000, Seed: 1, TraceDir: t.TempDir(), TimerEarly: "0"}
+	// Timers may fire early (the default window): dpor explores the
+	// clock's choices as dfs does.
+	c := &wire.Config{Mode: "explore", Strategy: strategy, Schedules: 200000, Seed: 1, TraceDir: t.TempDir()}
 	x, err := newExplorer(t, c)
 	if err != nil {
 		t.Fatal(err)
@@ -332,5 +332,35 @@ func TestDPORFindsWhatDFSFinds(t *testing.T) {
 				wantBug(t, victim(t, v.name, wire.Config{Strategy: s, Seed: 1, Schedules: 10000}), v.kind)
 			})
 		}
+	}
+}
+
+// TestVictimDPOREarlyTimeout gives up on a worker's report when a timer
+// fires first, which it can only do early: while the worker still runs.
+// The shape of testprogs/gobugs/spinstop.
+func TestVictimDPOREarlyTimeout(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		report := Chan(make(chan int, 1))
+		var x int
+		Go(func() {
+			Store(&x, 1)
+			Store(&x, 2)
+			Send(report, Load(&x))
+		})
+		r, to := OnRecv(report), OnRecv(After(time.Microsecond))
+		if Select(false, r, to) == 1 {
+			T(t).Errorf("gave up before the report")
+		}
+	})
+}
+
+// dpor fires a timer early where a race asks for it: the timeout that
+// needs it, and that dfs finds, it finds.
+func TestDPORFiresTimersEarly(t *testing.T) {
+	for _, s := range []string{"dfs", "dpor"} {
+		t.Run(s, func(t *testing.T) {
+			wantBug(t, victim(t, "TestVictimDPOREarlyTimeout", wire.Config{Strategy: s, Seed: 1, Schedules: 1000}), kindFailure)
+		})
 	}
 }

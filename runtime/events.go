@@ -100,8 +100,13 @@ func (e *execution) describeChoices() {
 	for _, id := range e.pt.Choices {
 		start := len(e.evAcc)
 		if id == strategies.Clock {
-			// A timer firing early (time.go) may wake anyone: it
-			// conflicts with every step.
+			// A timer firing early (time.go) moves the clock, which
+			// every step may read (time.Now is no scheduling point
+			// and has no event), and may wake a sleeper, send on a
+			// channel or start a goroutine, and which timer fires
+			// is decided only as it fires (fireEarly, chooseTimer):
+			// the firing conflicts with every step, which is sound
+			// and coarser than strategies.Clock's relation.
 			e.evAcc = e.acc(e.evAcc, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
 			ends = append(ends, len(e.evAcc))
 			continue

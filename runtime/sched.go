@@ -146,7 +146,8 @@ type execution struct {
 	charged bool
 	charges []charge
 	// earlyWithheld: a timer could have fired early, and the strategy,
-	// an EventUser, was not offered it (strategies.End.EarlyTimers).
+	// an EventUser that also locates, was not offered it
+	// (strategies.End.EarlyTimers).
 	earlyWithheld bool
 	// replayCharges, when replaying, are the recorded charges to apply
 	// instead of measuring real time (never nil then).
@@ -610,11 +611,14 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			starved = starved || e.steps-g.chosenAt > e.set.fairAfter
 		}
 		early := e.clock.early(e)
-		if early != nil && (e.events || e.locate) {
-			// dpor (an EventUser) and guided search (positions) have
-			// no model of a timer firing at their choice: they
-			// explore the synctest rule only; dpor is told
-			// (End.EarlyTimers), as it would otherwise claim a proof.
+		if early != nil && e.locate {
+			// Guided search (positions) has no model of a timer
+			// firing at its choice: it explores the synctest rule
+			// only. An EventUser (dpor) that is also locating (a
+			// portfolio's) is told (End.EarlyTimers), as it would
+			// otherwise claim a proof; dpor alone takes the clock
+			// as a goroutine of its own, whose steps are global
+			// (describeChoices).
 			e.earlyWithheld = true
 			early = nil
 		}
@@ -707,6 +711,12 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 				e.addStep(replay.Step{G: -1, Op: e.pt.Ops[i].Name + " fires"})
 			}
 			e.clock.offered = 0
+			if e.states {
+				// The clock moved: every timer's remaining time
+				// changed, and what fires touches objects no
+				// event named.
+				e.st.all = true
+			}
 			e.clock.fireEarly(e, early)
 			e.lastProgress = e.steps
 			yielded = false

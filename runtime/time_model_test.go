@@ -18,6 +18,11 @@ import (
 // under: each decides the Clock choice in its own way.
 var allStrategies = []string{"random", "pct", "dfs", "pb", "db", "dfsrb", "portfolio"}
 
+// timeOutcomeStrategies must each reach every outcome of the time model's
+// outcome tests: dfs by running every schedule, dpor one per trace, timers
+// firing early at their choice.
+var timeOutcomeStrategies = []string{"dfs", "dpor"}
+
 // lighter scales the schedules of the model's long tests under -race,
 // where every step costs about ten times as much: fewer schedules of the
 // same executions keep CI's -race run within its limit.
@@ -138,23 +143,27 @@ func TestFlagSpinnerBesideSleeperExplored(t *testing.T) {
 // false, and both happen (issue class 1).
 func TestOutcomesTimerFiresMidWork(t *testing.T) {
 	skipRace(t) // step is read by the timer's goroutine unsynchronized
-	seen := map[string]bool{}
-	x := check(t, "dfs", 5000, func(t *testing.T) {
-		fired := Chan(make(chan int, 1))
-		var step int
-		tm := AfterFunc(time.Millisecond, func() { Send(fired, Load(&step)) })
-		for i := 1; i <= 3; i++ {
-			Store(&step, i)
-		}
-		if TimerStop(tm) {
-			seen["stopped"] = true
-			return
-		}
-		seen["fired at "+itoa(Recv(fired))] = true
-	})
-	want := "fired at 0,fired at 1,fired at 2,fired at 3,stopped"
-	if got := strings.Join(keys(seen), ","); got != want {
-		t.Errorf("outcomes %s, want %s (%d schedules)", got, want, x.schedules)
+	for _, s := range timeOutcomeStrategies {
+		t.Run(s, func(t *testing.T) {
+			seen := map[string]bool{}
+			x := check(t, s, 5000, func(t *testing.T) {
+				fired := Chan(make(chan int, 1))
+				var step int
+				tm := AfterFunc(time.Millisecond, func() { Send(fired, Load(&step)) })
+				for i := 1; i <= 3; i++ {
+					Store(&step, i)
+				}
+				if TimerStop(tm) {
+					seen["stopped"] = true
+					return
+				}
+				seen["fired at "+itoa(Recv(fired))] = true
+			})
+			want := "fired at 0,fired at 1,fired at 2,fired at 3,stopped"
+			if got := strings.Join(keys(seen), ","); got != want {
+				t.Errorf("outcomes %s, want %s (%d schedules)", got, want, x.schedules)
+			}
+		})
 	}
 }
 
@@ -163,51 +172,59 @@ func TestOutcomesTimerFiresMidWork(t *testing.T) {
 // channels), not only when everything is blocked. (Three ticks of 300 µs
 // fit in the early-firing window of 1 ms.)
 func TestOutcomesTickerPolledMidWork(t *testing.T) {
-	seen := map[string]bool{}
-	check(t, "dfs", 5000, func(t *testing.T) {
-		tk := NewTicker(300 * time.Microsecond)
-		defer TickerStop(tk)
-		var n int
-		ticks := 0
-		for i := 0; i < 3; i++ {
-			Store(&n, i)
-			if Select(true, OnRecv(tk.C)) == 0 {
-				ticks++
+	for _, s := range timeOutcomeStrategies {
+		t.Run(s, func(t *testing.T) {
+			seen := map[string]bool{}
+			check(t, s, 5000, func(t *testing.T) {
+				tk := NewTicker(300 * time.Microsecond)
+				defer TickerStop(tk)
+				var n int
+				ticks := 0
+				for i := 0; i < 3; i++ {
+					Store(&n, i)
+					if Select(true, OnRecv(tk.C)) == 0 {
+						ticks++
+					}
+				}
+				seen[itoa(ticks)] = true
+			})
+			if got := strings.Join(keys(seen), ","); got != "0,1,2,3" {
+				t.Errorf("ticks seen %s, want 0,1,2,3", got)
 			}
-		}
-		seen[itoa(ticks)] = true
-	})
-	if got := strings.Join(keys(seen), ","); got != "0,1,2,3" {
-		t.Errorf("ticks seen %s, want 0,1,2,3", got)
+		})
 	}
 }
 
 // Timers due at the same instant release their goroutines so that these
 // interleave, not one after the other ran to a block (issue class 3).
 func TestOutcomesSameInstantTimersInterleave(t *testing.T) {
-	seen := map[string]bool{}
-	check(t, "dfs", 5000, func(t *testing.T) {
-		log := Chan(make(chan string, 4))
-		done := Chan(make(chan bool, 2))
-		for _, name := range []string{"a", "b"} {
-			AfterFunc(time.Second, func() {
-				Send(log, name+"1")
-				Send(log, name+"2")
-				Send(done, true)
+	for _, s := range timeOutcomeStrategies {
+		t.Run(s, func(t *testing.T) {
+			seen := map[string]bool{}
+			check(t, s, 5000, func(t *testing.T) {
+				log := Chan(make(chan string, 4))
+				done := Chan(make(chan bool, 2))
+				for _, name := range []string{"a", "b"} {
+					AfterFunc(time.Second, func() {
+						Send(log, name+"1")
+						Send(log, name+"2")
+						Send(done, true)
+					})
+				}
+				Recv(done)
+				Recv(done)
+				s := ""
+				for i := 0; i < 4; i++ {
+					s += Recv(log)
+				}
+				seen[s] = true
 			})
-		}
-		Recv(done)
-		Recv(done)
-		s := ""
-		for i := 0; i < 4; i++ {
-			s += Recv(log)
-		}
-		seen[s] = true
-	})
-	for _, want := range []string{"a1a2b1b2", "a1b1a2b2", "b1a1b2a2", "b1b2a1a2"} {
-		if !seen[want] {
-			t.Errorf("order %s never seen; seen %v", want, keys(seen))
-		}
+			for _, want := range []string{"a1a2b1b2", "a1b1a2b2", "b1a1b2a2", "b1b2a1a2"} {
+				if !seen[want] {
+					t.Errorf("order %s never seen; seen %v", want, keys(seen))
+				}
+			}
+		})
 	}
 }
 

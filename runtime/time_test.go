@@ -67,58 +67,66 @@ func TestNowMovesWithWork(t *testing.T) {
 // window (1 ms) between its wake-up and its next step, act in either order
 // (the scheduler decides, as in Go).
 func TestOutcomesSleepOrder(t *testing.T) {
-	for _, tc := range []struct {
-		da, db time.Duration
-		want   string
-	}{
-		{20 * time.Millisecond, 10 * time.Millisecond, "ba"},
-		{2 * time.Millisecond, time.Millisecond, "ab,ba"},
-		{time.Millisecond, time.Millisecond, "ab,ba"},
-	} {
-		seen := map[string]bool{}
-		check(t, "dfs", 1000, func(t *testing.T) {
-			c := Chan(make(chan string))
-			Go(func() { Sleep(tc.da); Send(c, "a") })
-			Go(func() { Sleep(tc.db); Send(c, "b") })
-			seen[Recv(c)+Recv(c)] = true
+	for _, s := range timeOutcomeStrategies {
+		t.Run(s, func(t *testing.T) {
+			for _, tc := range []struct {
+				da, db time.Duration
+				want   string
+			}{
+				{20 * time.Millisecond, 10 * time.Millisecond, "ba"},
+				{2 * time.Millisecond, time.Millisecond, "ab,ba"},
+				{time.Millisecond, time.Millisecond, "ab,ba"},
+			} {
+				seen := map[string]bool{}
+				check(t, s, 1000, func(t *testing.T) {
+					c := Chan(make(chan string))
+					Go(func() { Sleep(tc.da); Send(c, "a") })
+					Go(func() { Sleep(tc.db); Send(c, "b") })
+					seen[Recv(c)+Recv(c)] = true
+				})
+				if got := strings.Join(keys(seen), ","); got != tc.want {
+					t.Errorf("sleeps %v, %v: outcomes %s, want %s", tc.da, tc.db, got, tc.want)
+				}
+			}
 		})
-		if got := strings.Join(keys(seen), ","); got != tc.want {
-			t.Errorf("sleeps %v, %v: outcomes %s, want %s", tc.da, tc.db, got, tc.want)
-		}
 	}
 }
 
 // A timeout fires only when nothing else can happen: a result that comes
 // always wins, whatever the schedule; a result that never comes times out.
 func TestOutcomesTimeout(t *testing.T) {
-	for _, send := range []bool{true, false} {
-		seen := map[string]bool{}
-		check(t, "dfs", 1000, func(t *testing.T) {
-			done := Chan(make(chan bool, 1))
-			Go(func() {
-				Gosched()
+	for _, s := range timeOutcomeStrategies {
+		t.Run(s, func(t *testing.T) {
+			for _, send := range []bool{true, false} {
+				seen := map[string]bool{}
+				check(t, s, 1000, func(t *testing.T) {
+					done := Chan(make(chan bool, 1))
+					Go(func() {
+						Gosched()
+						if send {
+							Send(done, true)
+						}
+					})
+					c0, c1 := OnRecv(done), OnRecv(After(time.Second))
+					switch Select(false, c0, c1) {
+					case 0:
+						seen["done"] = true
+					case 1:
+						seen["timeout"] = true
+						if c1.Value.IsZero() {
+							t.Error("zero time received from After")
+						}
+					}
+				})
+				want := "timeout"
 				if send {
-					Send(done, true)
+					want = "done"
 				}
-			})
-			c0, c1 := OnRecv(done), OnRecv(After(time.Second))
-			switch Select(false, c0, c1) {
-			case 0:
-				seen["done"] = true
-			case 1:
-				seen["timeout"] = true
-				if c1.Value.IsZero() {
-					t.Error("zero time received from After")
+				if got := strings.Join(keys(seen), ","); got != want {
+					t.Errorf("send=%v: outcomes %s, want %s", send, got, want)
 				}
 			}
 		})
-		want := "timeout"
-		if send {
-			want = "done"
-		}
-		if got := strings.Join(keys(seen), ","); got != want {
-			t.Errorf("send=%v: outcomes %s, want %s", send, got, want)
-		}
 	}
 }
 
@@ -280,17 +288,21 @@ func TestAfterFunc(t *testing.T) {
 // AfterFunc's f runs concurrently with the goroutine that set it up: both
 // orders of their effects are reachable.
 func TestOutcomesAfterFuncZero(t *testing.T) {
-	seen := map[string]bool{}
-	check(t, "dfs", 1000, func(t *testing.T) {
-		c := Chan(make(chan string, 2))
-		done := Chan(make(chan bool))
-		AfterFunc(0, func() { Send(c, "f"); Send(done, true) })
-		Send(c, "m")
-		Recv(done)
-		seen[Recv(c)+Recv(c)] = true
-	})
-	if got := strings.Join(keys(seen), ","); got != "fm,mf" {
-		t.Errorf("outcomes %s, want fm,mf", got)
+	for _, s := range timeOutcomeStrategies {
+		t.Run(s, func(t *testing.T) {
+			seen := map[string]bool{}
+			check(t, s, 1000, func(t *testing.T) {
+				c := Chan(make(chan string, 2))
+				done := Chan(make(chan bool))
+				AfterFunc(0, func() { Send(c, "f"); Send(done, true) })
+				Send(c, "m")
+				Recv(done)
+				seen[Recv(c)+Recv(c)] = true
+			})
+			if got := strings.Join(keys(seen), ","); got != "fm,mf" {
+				t.Errorf("outcomes %s, want fm,mf", got)
+			}
+		})
 	}
 }
 

@@ -88,3 +88,66 @@ func TestPCTClockPriority(t *testing.T) {
 		t.Errorf("clock chosen %d times, skipped %d: want both", chosen, skipped)
 	}
 }
+
+// timeout is spinstop's shape (testprogs/gobugs/spinstop): thread 1 works,
+// then reports; thread 0 starts it and waits for the report or its
+// timeout, whichever comes first, and fails if the timeout came first.
+// The timer fires only when a strategy chooses the clock before the
+// report: when nothing else can run, the report can.
+func timeout() *prog {
+	const rep, to, work = 0, 1, 2
+	return &prog{nvars: 3, threads: [][]op{
+		{create("go", 1), {name: "select",
+			guard: func(s *sim, t *thread) bool { return s.vars[rep] == 1 || s.vars[to] == 1 },
+			do: func(s *sim, t *thread) {
+				if s.vars[rep] == 0 {
+					s.fail = "gave up before the report"
+				}
+			}, acc: []Access{rd(rep), rd(to)}}},
+		{set("work", work, 1), set("report", rep, 1)},
+	}, clock: []op{set("timer", to, 1)}}
+}
+
+// dpor fires a timer early where a race asks for it: on timeout, whose bug
+// needs the timer to fire before the report, it runs one schedule per
+// trace (the clock's firing being a step of a goroutine of its own,
+// dependent with every step) and proves the search complete.
+func TestDPORClock(t *testing.T) {
+	p := timeout()
+	p.goOn = true
+	all := classes(exhaust(t, p, NewDFS(Options{}), 100000))
+	// The firing is global (but commutes with create, whose event is
+	// empty), so a trace is where it falls among work, report and
+	// select: before work or between work and report (then select may
+	// run before or after report: 2 traces each), between report and
+	// select, or never (the program ends first): 6 traces.
+	const want = 6
+	if len(all) != want {
+		t.Fatalf("DFS found %d traces, want %d: %v", len(all), want, sortedKeys(all))
+	}
+	for _, o := range []Options{{}, {States: true}} {
+		d := NewDPOR(o)
+		outs := exhaust(t, p, d, 1000)
+		got := classes(outs)
+		if len(outs) != want || len(got) != want {
+			t.Errorf("dpor %+v: %d schedules, %d traces (%d blocked), want %d", o, len(outs), len(got), d.blocked, want)
+		}
+		for k := range all {
+			if got[k] == 0 {
+				t.Errorf("dpor %+v missed the trace %s", o, k)
+			}
+		}
+		if firstBug(outs) == 0 {
+			t.Errorf("dpor %+v: the timeout never fired before the report", o)
+		}
+		if !d.Proved() && !o.States { // a match leaves a search unproved
+			t.Errorf("dpor %+v: not proved: %s", o, d.Status())
+		}
+	}
+	// Bounded: firing the timer while thread 0 could go on is a
+	// preemption; at bound 1 the bug is in reach.
+	d := NewDPOR(Options{Bound: 1})
+	if firstBug(exhaust(t, p, d, 1000)) == 0 {
+		t.Errorf("dpor bound 1: bug not found: %s", d.Status())
+	}
+}

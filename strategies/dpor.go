@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -35,6 +36,13 @@ import (
 // Select cases, and points of any kind but Goroutine, are branches DPOR
 // does not reduce: every choice is explored.
 //
+// The clock (Clock, a timer firing) is a goroutine of its own: its steps
+// are the firings, chosen at a point or not (every goroutine blocked; a
+// timer offered and never fired counts as a firing at the end), and each
+// conflicts with every step, since the runtime cannot say which reads of
+// the clock or which timer a firing touches. Its races put Clock in the
+// backtrack sets where it was offered (docs/strategies.md, "Timers").
+//
 // With a preemption bound (Options.Bound > 0 or < 0 for bound 0), DPOR
 // explores only schedules with at most that many preemptions, and adds, as
 // bounded partial-order reduction does (Coons, Musuvathi, McKinley, OOPSLA
@@ -56,6 +64,7 @@ type DPOR struct {
 	sleepAcc  []Access
 	blockedAt int  // first step not part of the search (sleep-set blocked), -1
 	running   bool // an execution began whose end was not analysed
+	clockDue  bool // the clock was offered since its last step in the trace
 	cost      int  // preemptions of the execution so far
 	scratch   []int
 	inits     []int
@@ -229,16 +238,16 @@ func (d *DPOR) backtrackTo(i int) {
 // pick returns the goroutine to try next at lv: in its backtrack set, not
 // tried, not asleep, within the bound; in Maple's order from lv.Cur.
 func (d *DPOR) pick(lv *dlevel) (int, bool) {
-	best, bestRank := -1, 0
+	best, bestRank := noChoice, 0
 	for _, q := range lv.Backtrack {
 		if q == lv.Chosen || lv.tried(q) || slices.Contains(lv.Sleep, q) || !d.within(lv, q) {
 			continue
 		}
-		if r := mapleRank(lv.Cur, q); best < 0 || r < bestRank {
+		if r := mapleRank(lv.Cur, q); best == noChoice || r < bestRank {
 			best, bestRank = q, r
 		}
 	}
-	return best, best >= 0
+	return best, best != noChoice
 }
 
 func (lv *dlevel) tried(q int) bool {
@@ -264,10 +273,19 @@ func (lv *dlevel) costOf(q int) int {
 	return 1
 }
 
+// noChoice is neither a goroutine id nor Clock: ids are not negative, and
+// Clock is, so no test of a choice may take "< 0" for "none".
+const noChoice = -1
+
 // mapleRank orders goroutine ids as mapleOrder does from cur: cur first,
-// then ascending from cur, wrapping around.
+// then ascending from cur, wrapping around; the clock last, so that a new
+// point never fires a timer early when a goroutine can run (the first
+// schedule is the one where timers fire only when every goroutine is
+// blocked), and a timer fires early only where a race asks for it.
 func mapleRank(cur, q int) int {
 	switch {
+	case q == Clock:
+		return math.MaxInt
 	case q == cur:
 		return -1 << 30
 	case q > cur:
@@ -280,7 +298,7 @@ func (d *DPOR) start() {
 	d.pos, d.cost, d.blockedAt = 0, 0, -1
 	d.tr.reset()
 	d.sleep, d.sleepAcc = d.sleep[:0], d.sleepAcc[:0]
-	d.running = true
+	d.running, d.clockDue = true, false
 	d.runs++
 	if d.states {
 		clear(d.names)
@@ -303,21 +321,31 @@ func (d *DPOR) Next(p *Point) int {
 	for _, g := range p.Choices {
 		d.tr.see(g)
 	}
-	// The goroutines DPOR may choose: all but a yielding one, if others
-	// are enabled (the forced switch of the systematic strategies), and
-	// but those that would only queue on a held mutex (Event.Blocks),
-	// unless nothing else can run.
+	d.clockDue = d.clockDue || p.HasClock()
+	// The goroutines DPOR may choose: all but a yielding one, if other
+	// goroutines are enabled (the forced switch of the systematic
+	// strategies; the clock is not one, as in mapleOrder), and but those
+	// that would only queue on a held mutex (Event.Blocks), unless no
+	// other goroutine can run (the clock alone does not count: firing a
+	// timer early is never forced).
+	gs := len(p.Choices)
+	if p.HasClock() {
+		gs--
+	}
 	yielder := -1
-	if p.Yield && len(p.Choices) > 1 && p.Index(p.Current) >= 0 {
+	if p.Yield && gs > 1 && p.Index(p.Current) >= 0 {
 		yielder = p.Current
 	}
 	en := d.scratch[:0]
+	runs := false
 	for i, g := range p.Choices {
 		if g != yielder && (i >= len(p.Events) || !p.Events[i].Blocks) {
 			en = append(en, g)
+			runs = runs || g != Clock
 		}
 	}
-	if len(en) == 0 {
+	if !runs {
+		en = en[:0]
 		for _, g := range p.Choices {
 			if g != yielder {
 				en = append(en, g)
@@ -333,7 +361,7 @@ func (d *DPOR) Next(p *Point) int {
 	idx := p.Index(choice)
 	d.record(p, idx, level)
 	if yielder >= 0 {
-		d.tr.yieldFrom[yielder] = int32(len(d.tr.steps) - 1)
+		d.tr.yieldFrom[slot(yielder)] = int32(len(d.tr.steps) - 1)
 	}
 	if p.Index(p.Current) >= 0 && choice != p.Current && yielder < 0 {
 		d.cost++
@@ -385,7 +413,7 @@ func (d *DPOR) choose(p *Point, en []int, yielder int) (int, int) {
 		return d.firstOf(p.Current, en, nil), -1
 	}
 	c := d.firstOf(p.Current, en, d.sleep)
-	if c < 0 {
+	if c == noChoice {
 		// Every enabled goroutine sleeps: whatever follows is
 		// equivalent to schedules explored already.
 		d.blockedAt = len(d.tr.steps)
@@ -408,14 +436,14 @@ func (d *DPOR) choose(p *Point, en []int, yielder int) (int, int) {
 }
 
 // firstOf returns the first goroutine of en in Maple's order from cur
-// that is not asleep, or -1.
+// that is not asleep, or noChoice.
 func (d *DPOR) firstOf(cur int, en []int, asleep []sleeper) int {
-	best, bestRank := -1, 0
+	best, bestRank := noChoice, 0
 	for _, g := range en {
 		if isAsleep(asleep, g) {
 			continue
 		}
-		if r := mapleRank(cur, g); best < 0 || r < bestRank {
+		if r := mapleRank(cur, g); best == noChoice || r < bestRank {
 			best, bestRank = g, r
 		}
 	}
@@ -482,8 +510,11 @@ func (d *DPOR) dropAbsentSleepers(p *Point) {
 // record appends the step taken at p to the trace.
 func (d *DPOR) record(p *Point, idx, level int) {
 	g := p.Choices[idx]
-	s := step{g: int32(g), level: int32(level), a0: int32(len(d.tr.acc)), after: d.tr.yieldFrom[g]}
-	d.tr.yieldFrom[g] = -1
+	s := step{g: int32(g), level: int32(level), a0: int32(len(d.tr.acc)), after: d.tr.yieldFrom[slot(g)]}
+	d.tr.yieldFrom[slot(g)] = -1
+	if g == Clock {
+		d.clockDue = false
+	}
 	if idx < len(p.Events) {
 		d.tr.acc = append(d.tr.acc, p.Events[idx].Acc...)
 	} else {
@@ -495,8 +526,8 @@ func (d *DPOR) record(p *Point, idx, level int) {
 		s.flags |= stepGlobal
 	}
 	d.tr.steps = append(d.tr.steps, s)
-	if d.states {
-		d.gsteps[g]++
+	if d.states && g != Clock {
+		d.gsteps[g]++ // the runtime counts the steps of goroutines only
 	}
 	// The chosen goroutine leaves the sleep set (it never is in it, but
 	// a replay that diverged may have put it there).
@@ -520,10 +551,11 @@ func (d *DPOR) complete(last *Event) {
 	// The step's accesses are the last of the trace: nothing was recorded
 	// since.
 	s := &d.tr.steps[n-1]
+	barrier := false
 	for _, a := range last.Acc {
 		switch {
 		case a.Op == OpBarrier:
-			s.flags |= stepBarrier
+			barrier = true
 		case a.Op == OpGlobal || a.Size > maxWords*8:
 			s.flags |= stepGlobal | stepWild
 		default:
@@ -537,8 +569,15 @@ func (d *DPOR) complete(last *Event) {
 			lv.Wild = s.flags&stepWild != 0
 		}
 	}
-	if s.flags&stepBarrier != 0 {
+	if barrier {
+		// Every goroutine was blocked and the clock moved: a timer
+		// fired, a step of the clock's that conflicts with every
+		// other. Its races put the clock where it was offered, to
+		// fire the timer earlier; where it was not, the race cannot
+		// be reversed (race), and the step only orders what came
+		// before it before what comes after.
 		d.sleep = d.sleep[:0]
+		d.fired()
 		return
 	}
 	ev := d.tr.event(n - 1)
@@ -552,6 +591,14 @@ func (d *DPOR) complete(last *Event) {
 		k++
 	}
 	d.sleep = d.sleep[:k]
+}
+
+// fired appends to the trace a firing of the clock that no point chose.
+func (d *DPOR) fired() {
+	d.tr.see(Clock)
+	a := int32(len(d.tr.acc))
+	d.tr.steps = append(d.tr.steps, step{g: Clock, level: -1, a0: a, a1: a, after: -1, flags: stepGlobal})
+	d.clockDue = false
 }
 
 // nextBranch decides a point DPOR does not reduce (a select case, or a
@@ -606,6 +653,13 @@ func (d *DPOR) finish(end End) {
 			d.lst = d.lst[:d.pos]
 		}
 	}
+	if d.clockDue && d.blockedAt < 0 {
+		// A timer offered early never fired: its firing is a step
+		// the execution could still have taken. As the last step,
+		// it races with the last step of every goroutine, and those
+		// races put the clock where it was offered.
+		d.fired()
+	}
 	n := len(d.tr.steps)
 	if d.blockedAt >= 0 {
 		n = d.blockedAt
@@ -652,6 +706,14 @@ func (d *DPOR) race(i, j int) {
 		return
 	}
 	gj := int(d.tr.steps[j].g)
+	if gj == Clock && !slices.Contains(lv.Enabled, Clock) {
+		// No timer could fire early at step i's point: the virtual
+		// time only grows with the steps taken, so none could in a
+		// schedule that ran fewer steps before it either. The race
+		// is the clock's only (its firing conflicts with every
+		// step): the other initials of the reversal need not run.
+		return
+	}
 	covered := func(g int) bool {
 		if !slices.Contains(lv.Enabled, g) {
 			return false
@@ -666,13 +728,13 @@ func (d *DPOR) race(i, j int) {
 	if hit {
 		return
 	}
-	q := -1
+	q := noChoice
 	for _, g := range inits {
-		if slices.Contains(lv.Enabled, g) && (q < 0 || g == gj) {
+		if slices.Contains(lv.Enabled, g) && (q == noChoice || g == gj) {
 			q = g
 		}
 	}
-	if q < 0 {
+	if q == noChoice {
 		return // no initial can run there: the race cannot be reversed
 	}
 	if d.bound < 0 {
@@ -736,7 +798,7 @@ func (d *DPOR) Exhausted() bool { return d.done }
 
 // Proved reports whether the search is exhausted and nothing made it
 // incomplete (a replay divergence, uncontrolled code, a timer that could
-// have fired early, steps the fair
+// have fired early when the runtime withheld the choice, steps the fair
 // scheduler took, an execution not analysed, a bound, an execution pruned
 // at a matched state: the signature leaves out goroutines' locals, such
 // as a clock reading kept in a variable): then every schedule of the test
@@ -775,7 +837,7 @@ func (d *DPOR) Status() string {
 		st += fmt.Sprintf("; %d executions ran code outside gosct's control: the search may be incomplete", d.uncontrolled)
 	}
 	if d.earlyTimers > 0 {
-		st += fmt.Sprintf("; %d executions had a timer that could fire early, which dpor does not explore: the search may be incomplete", d.earlyTimers)
+		st += fmt.Sprintf("; %d executions had a timer that could fire early and dpor was not offered the choice (it also asked for positions): the search may be incomplete", d.earlyTimers)
 	}
 	if d.unseenRuns > 0 {
 		st += fmt.Sprintf("; %d executions finished by the fair scheduler: the search may be incomplete", d.unseenRuns)

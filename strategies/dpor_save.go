@@ -29,6 +29,7 @@ type savedDPOR struct {
 	Unseen       int  `json:"unseen,omitempty"`
 	Lost         int  `json:"lost,omitempty"`
 	Uncontrolled int  `json:"uncontrolled,omitempty"`
+	EarlyTimers  int  `json:"early_timers,omitempty"`
 	Clipped      bool `json:"clipped,omitempty"`
 	MaxDepth     int  `json:"max_depth,omitempty"`
 }
@@ -40,7 +41,7 @@ func (d *DPOR) Save(w io.Writer) error {
 	return json.NewEncoder(w).Encode(savedDPOR{
 		Format: dporFormat, Strategy: d.name, Bound: d.bound, States: d.states, Levels: d.levels, Items: d.items,
 		Begun: d.begun, Done: d.done, Running: d.running, Runs: d.runs, Blocked: d.blocked,
-		Diverged: d.diverged, Unseen: d.unseenRuns, Lost: d.lost, Uncontrolled: d.uncontrolled, Clipped: d.clipped, MaxDepth: d.maxDepth,
+		Diverged: d.diverged, Unseen: d.unseenRuns, Lost: d.lost, Uncontrolled: d.uncontrolled, EarlyTimers: d.earlyTimers, Clipped: d.clipped, MaxDepth: d.maxDepth,
 	})
 }
 
@@ -76,7 +77,7 @@ func (d *DPOR) Load(r io.Reader) error {
 	d.levels, d.items = v.Levels, v.Items
 	d.begun, d.done, d.runs, d.blocked = v.Begun, v.Done, v.Runs, v.Blocked
 	d.diverged, d.unseenRuns, d.lost, d.clipped, d.maxDepth = v.Diverged, v.Unseen, v.Lost, v.Clipped, v.MaxDepth
-	d.uncontrolled = v.Uncontrolled
+	d.uncontrolled, d.earlyTimers = v.Uncontrolled, v.EarlyTimers
 	d.running, d.pos = false, len(d.levels)
 	d.lst, d.changed = nil, -1 // what the subtrees did is not saved
 	if v.Running {
@@ -87,11 +88,13 @@ func (d *DPOR) Load(r io.Reader) error {
 
 func checkLevels(ls []dlevel) error {
 	for i, l := range ls {
-		bad := l.N < 1 || l.Chosen < 0
+		bad := l.N < 1
 		if l.Kind == Goroutine {
-			bad = bad || len(l.Enabled) < 2 || !slices.Contains(l.Enabled, l.Chosen)
+			// Chosen may be Clock (a timer fired early), the one
+			// negative choice.
+			bad = bad || l.Chosen < 0 && l.Chosen != Clock || len(l.Enabled) < 2 || !slices.Contains(l.Enabled, l.Chosen)
 		} else {
-			bad = bad || l.Chosen >= l.N || l.Until < 0 || l.Until > l.N
+			bad = bad || l.Chosen < 0 || l.Chosen >= l.N || l.Until < 0 || l.Until > l.N
 		}
 		if bad {
 			return fmt.Errorf("bad level %d: %+v", i, l)
@@ -121,7 +124,7 @@ func (d *DPOR) Split(n int) ([][]byte, error) {
 	parts := make([]*DPOR, n)
 	for i := range parts {
 		parts[i] = &DPOR{name: d.name, bound: d.bound, states: d.states, begun: true, done: d.done, blockedAt: -1, changed: -1, matchAt: -1,
-			diverged: d.diverged, unseenRuns: d.unseenRuns, lost: d.lost, uncontrolled: d.uncontrolled, clipped: d.clipped, maxDepth: d.maxDepth}
+			diverged: d.diverged, unseenRuns: d.unseenRuns, lost: d.lost, uncontrolled: d.uncontrolled, earlyTimers: d.earlyTimers, clipped: d.clipped, maxDepth: d.maxDepth}
 	}
 	parts[0].runs, parts[0].blocked = d.runs, d.blocked
 	next := 0

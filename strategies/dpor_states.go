@@ -108,6 +108,9 @@ func (n *objNames) name() uint64 {
 func (d *DPOR) mention(p *Point) {
 	t := len(d.tr.steps)
 	for i, g := range p.Choices {
+		if g == Clock {
+			continue // its event names no object (it is global)
+		}
 		for len(d.gsteps) <= g {
 			d.gsteps = append(d.gsteps, 0)
 			d.named = append(d.named, 0)
@@ -216,7 +219,7 @@ func (d *DPOR) applySummary(sum []sumEntry, end int, dry bool) bool {
 			for h := range d.an.gLast {
 				// The last step of each goroutine before the point.
 				for i := end - 1; i >= 0; i-- {
-					if int(d.tr.steps[i].g) == h {
+					if slot(int(d.tr.steps[i].g)) == h {
 						conf = append(conf, i)
 						break
 					}
@@ -248,6 +251,9 @@ func (d *DPOR) applySummary(sum []sumEntry, end int, dry bool) bool {
 			if slices.Contains(lv.Enabled, g) {
 				add(lv, g)
 				continue
+			}
+			if g == Clock {
+				continue // no timer could fire there (as in race)
 			}
 			for _, q := range lv.Enabled {
 				add(lv, q)

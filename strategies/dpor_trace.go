@@ -19,31 +19,48 @@ type step struct {
 }
 
 const (
-	stepGlobal  uint8 = 1 << iota // conflicts with every other step
-	stepBarrier                   // every later step happens after every earlier one
-	stepWild                      // did more than its pending event said
+	stepGlobal uint8 = 1 << iota // conflicts with every other step
+	stepWild                     // did more than its pending event said
 )
 
 type trace struct {
 	steps []step
 	acc   []Access
-	// born[g] is the step that created goroutine g (its first step happens
-	// after it), -1 for the test goroutine and goroutines of unknown origin.
+	// born[slot(g)] is the step that created goroutine g (its first step
+	// happens after it), -1 for the test goroutine, the clock and
+	// goroutines of unknown origin.
 	born []int32
-	// yieldFrom[g] is the step taken at the point where g yielded, until
-	// g's next step takes it as its after (-1: none).
+	// yieldFrom[slot(g)] is the step taken at the point where g yielded,
+	// until g's next step takes it as its after (-1: none).
 	yieldFrom []int32
+}
+
+// slot is the index of goroutine g (or of the clock) in the slices the
+// trace and its analysis keep per goroutine, vector clocks included. The
+// clock's firings are the steps of a goroutine of their own: successive
+// firings are ordered (the clock only moves forward), and a firing races
+// with the steps it depends on as any step does. Its id, Clock, is
+// negative, so it takes slot 0 and goroutine g slot g+1.
+func slot(g int) int {
+	if g == Clock {
+		return 0
+	}
+	return g + 1
 }
 
 func (t *trace) reset() {
 	t.steps, t.acc, t.born, t.yieldFrom = t.steps[:0], t.acc[:0], t.born[:0], t.yieldFrom[:0]
 }
 
-// see makes room for goroutine g; new goroutines were created by the last
-// step recorded.
+// see makes room for goroutine g (or the clock); new goroutines were
+// created by the last step recorded. Nothing creates the clock.
 func (t *trace) see(g int) {
-	for len(t.born) <= g {
-		t.born = append(t.born, int32(len(t.steps))-1)
+	for len(t.born) <= slot(g) {
+		b := int32(len(t.steps)) - 1
+		if len(t.born) == slot(Clock) {
+			b = -1
+		}
+		t.born = append(t.born, b)
 		t.yieldFrom = append(t.yieldFrom, -1)
 	}
 }
@@ -57,21 +74,27 @@ func (t *trace) event(i int) Event {
 // analysis is the happens-before relation of a trace, computed once the
 // execution has ended, and the races it contains.
 type analysis struct {
-	t      *trace
-	n      int      // steps analysed: those of the search
-	clk    []uint32 // vector clocks of the steps, concatenated
-	off    []int32  // clock of step i: clk[off[i]:off[i+1]]
-	local  []uint32 // local[i]: index (1-based) of step i among its goroutine's
-	base   [][]uint32
-	gLast  []int32
+	t     *trace
+	n     int        // steps analysed: those of the search
+	clk   []uint32   // vector clocks of the steps, concatenated
+	off   []int32    // clock of step i: clk[off[i]:off[i+1]]
+	local []uint32   // local[i]: index (1-based) of step i among its goroutine's
+	base  [][]uint32 // by slot, as gLast
+	gLast []int32
+	// gDep is, by slot, the last step that is not local (it has an
+	// access, or is global): what a global step depends on. A local step
+	// commutes with every step (Event), a global one included.
+	gDep   []int32
 	objs   map[uintptr]int32 // word -> index in hists
 	hists  []objHist
 	global int32 // last global step, -1
-	all    []uint32
-	deps   []int32
-	locks  []int32 // lock candidates of the step being analysed
-	prev   []uint32
-	seen   []bool
+	// lastFire is the last step of the clock, -1: every step before it
+	// happens before it, every step after it after it (it is global).
+	lastFire int32
+	deps     []int32
+	locks    []int32 // lock candidates of the step being analysed
+	prev     []uint32
+	seen     []bool
 }
 
 // objHist is what a word of memory or a synchronization object remembers:
@@ -100,14 +123,14 @@ func (ev *Event) huge() bool {
 
 // hb reports whether step a happens before step b (a != b).
 func (an *analysis) hb(a, b int) bool {
-	g := int(an.t.steps[a].g)
+	g := slot(int(an.t.steps[a].g))
 	c := an.clk[an.off[b]:an.off[b+1]]
 	return g < len(c) && c[g] >= an.local[a]
 }
 
 // hbClock reports whether step a happens before a point whose clock is c.
 func (an *analysis) hbClock(a int, c []uint32) bool {
-	g := int(an.t.steps[a].g)
+	g := slot(int(an.t.steps[a].g))
 	return g < len(c) && c[g] >= an.local[a]
 }
 
@@ -138,10 +161,11 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 		an.base = append(an.base, nil)
 	}
 	an.base = an.base[:ng]
-	an.gLast = an.gLast[:0]
+	an.gLast, an.gDep = an.gLast[:0], an.gDep[:0]
 	for g := 0; g < ng; g++ {
 		an.base[g] = an.base[g][:0]
 		an.gLast = append(an.gLast, -1)
+		an.gDep = append(an.gDep, -1)
 	}
 	if an.objs == nil {
 		an.objs = map[uintptr]int32{}
@@ -149,10 +173,10 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 	clear(an.objs)
 	an.hists = an.hists[:0]
 	an.global = -1
-	an.all = an.all[:0]
+	an.lastFire = -1
 	for j := 0; j < n; j++ {
 		s := &t.steps[j]
-		g := int(s.g)
+		g := slot(int(s.g))
 		// The goroutine's clock before the step: its previous step, or
 		// the step that created it, and the steps it must follow.
 		b := an.base[g]
@@ -165,7 +189,7 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 		an.prev = append(an.prev[:0], b...)
 		an.deps, an.locks = an.deps[:0], an.locks[:0]
 		if s.flags&stepGlobal != 0 {
-			for h, l := range an.gLast {
+			for h, l := range an.gDep {
 				if h != g && l >= 0 {
 					an.deps = append(an.deps, l)
 				}
@@ -190,7 +214,9 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 		an.off = append(an.off, int32(len(an.clk)))
 		an.base[g] = b
 		an.gLast[g] = int32(j)
-		an.all = joinClock(an.all, b)
+		if s.a1 > s.a0 || s.flags&stepGlobal != 0 {
+			an.gDep[g] = int32(j)
+		}
 		if s.flags&stepGlobal != 0 {
 			an.global = int32(j)
 		}
@@ -206,10 +232,8 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 			}
 		}
 		an.lockRaces(j, race)
-		if s.flags&stepBarrier != 0 {
-			for h := range an.base {
-				an.base[h] = joinClock(an.base[h], an.all)
-			}
+		if s.g == Clock {
+			an.lastFire = int32(j)
 		}
 	}
 }
@@ -339,11 +363,15 @@ func containsInt32(s []int32, x int32) bool {
 // every waiter runnable on an unlock), so the acquisition it makes later
 // would otherwise never be seen racing with the one that beat it. A
 // candidate is a race unless it happens before j's goroutine's previous
-// step or before another candidate; races found twice are harmless.
+// step or before another candidate, or a firing of the clock came between
+// them (the firing orders them: a goroutine that acquires after a timer
+// fired while every goroutine was blocked could not have acquired before,
+// and the races of an early firing reverse it where it could); races
+// found twice are harmless.
 func (an *analysis) lockRaces(j int, race func(d, j int)) {
 	g := an.t.steps[j].g
 	for _, l := range an.locks {
-		if an.t.steps[l].g == g || an.hbClock(int(l), an.prev) || containsInt32(an.deps, l) {
+		if an.t.steps[l].g == g || l < an.lastFire || an.hbClock(int(l), an.prev) || containsInt32(an.deps, l) {
 			continue
 		}
 		later := false
@@ -378,10 +406,10 @@ func (an *analysis) initials(d, j int, dst []int, stop func(g int) bool) ([]int,
 	dst = dst[:0]
 	consider := func(k int) bool {
 		g := int(an.t.steps[k].g)
-		if seen[g] {
+		if seen[slot(g)] {
 			return false
 		}
-		seen[g] = true
+		seen[slot(g)] = true
 		init := true
 		for _, f := range firsts {
 			if an.hb(f, k) {

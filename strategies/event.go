@@ -54,9 +54,11 @@ const (
 	// cancelled), or a goroutine joined from outside.
 	OpGlobal
 	// OpBarrier, in the completion of a step (Point.Last), says that after
-	// the step no goroutine could run and the virtual clock moved: every
-	// later step happens after every earlier one. It is an order, not a
-	// conflict: no schedule can move a step across it.
+	// the step no goroutine could run and the virtual clock moved: a
+	// timer fired that no point chose. It conflicts with nothing itself;
+	// dpor takes the firing as a step of the clock's (which conflicts
+	// with every step, so every later step happens after every earlier
+	// one).
 	OpBarrier
 )
 
@@ -227,10 +229,11 @@ type End struct {
 	// could not see into): its steps may not be what the events said.
 	Uncontrolled bool
 	// EarlyTimers reports that a timer could have fired early, at a
-	// strategy's choice (the runtime's time model), and did not: the
-	// runtime offers no such choice to an EventUser, so the execution
+	// strategy's choice (the runtime's time model), and the strategy was
+	// not offered the choice: the runtime withholds it from a strategy
+	// that asks for positions (Locating) too, and the execution then
 	// stands for the schedules where timers fire only when every
-	// goroutine is blocked.
+	// goroutine is blocked. An EventUser alone is offered Clock.
 	EarlyTimers bool
 }
 

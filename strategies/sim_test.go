@@ -61,7 +61,16 @@ type prog struct {
 	// uncontrolled: the executions report code outside the runtime's
 	// control (End.Uncontrolled).
 	uncontrolled bool
+	// clock are the timers of the program, by deadline: while one is
+	// pending, every goroutine point offers Clock, which fires the next
+	// (its do runs, with a thread of its own); when no thread can run,
+	// it fires without a point, after a barrier, as the runtime's clock
+	// advances. As the runtime describes it, a firing is global.
+	clock []op
 }
+
+// clockEvent is the event of a firing, as the runtime describes it.
+var clockEvent = []Access{{Op: OpGlobal}}
 
 type sim struct {
 	p       *prog
@@ -73,6 +82,7 @@ type sim struct {
 	evs     []simStep
 	points  int
 	lastCas int
+	clk     int // timers fired
 }
 
 // outcome of one execution.
@@ -105,8 +115,16 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 				en = append(en, id)
 			}
 		}
+		if len(en) == 0 && s.clk < len(p.clock) && s.blocked() {
+			s.fire("")
+			pt.Last.Acc = append(pt.Last.Acc[:len(pt.Last.Acc):len(pt.Last.Acc)], Access{Op: OpBarrier})
+			continue
+		}
 		if len(en) == 0 {
 			break
+		}
+		if s.clk < len(p.clock) {
+			en = append(en, Clock)
 		}
 		pt.Kind, pt.Choices, pt.Current, pt.Yield = Goroutine, en, cur, yielded
 		pt.Where = nil
@@ -116,6 +134,10 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		pt.Events = pt.Events[:0]
 		if events {
 			for _, id := range en {
+				if id == Clock {
+					pt.Events = append(pt.Events, Event{Acc: clockEvent})
+					continue
+				}
 				t := s.th[id]
 				ev := Event{Acc: t.ops[t.pc].acc}
 				if t.pc == len(t.ops)-1 {
@@ -136,6 +158,12 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		i := st.Next(pt)
 		pt.Last = Event{}
 		s.points++
+		if en[i] == Clock {
+			// The thread that reached the point is still there.
+			s.fire("C:")
+			yielded = false
+			continue
+		}
 		cur = en[i]
 		gsteps[cur]++
 		t := s.th[cur]
@@ -185,6 +213,28 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		}
 	}
 	return out
+}
+
+// blocked reports whether a thread is live (none can run).
+func (s *sim) blocked() bool {
+	for _, t := range s.th {
+		if t.live {
+			return true
+		}
+	}
+	return false
+}
+
+// fire fires the next timer.
+func (s *sim) fire(prefix string) {
+	o := s.p.clock[s.clk]
+	s.clk++
+	entry := prefix + o.name
+	s.sched = append(s.sched, entry)
+	if o.do != nil {
+		o.do(s, &thread{})
+	}
+	s.evs = append(s.evs, simStep{g: Clock, name: entry, acc: clockEvent})
 }
 
 // Where implements Locator for the simulated threads.
@@ -409,7 +459,7 @@ func classKey(steps []simStep) string {
 		perThread[st.g] = append(perThread[st.g], st.name)
 	}
 	var parts []string
-	for g := 0; g < len(perThread)+64; g++ {
+	for g := Clock; g < len(perThread)+64; g++ {
 		if names, ok := perThread[g]; ok {
 			parts = append(parts, fmt.Sprintf("T%d[%s]", g, strings.Join(names, ",")))
 		}
@@ -438,6 +488,7 @@ func (s *sim) signature(names map[uintptr]uint64) uint64 {
 	for _, t := range s.th {
 		fmt.Fprint(h, t.pc, t.live, t.regs)
 	}
+	fmt.Fprint(h, s.clk)
 	var objs []string
 	for obj, name := range names {
 		var content any
