@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 	"weak"
@@ -82,11 +84,13 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 		return WithCancel(parent)
 	}
 	dc := &deadlineCtx{parent: parent, deadline: d, cause: cause, e: e, done: make(chan struct{}), listed: -1}
+	var w context.Context
 	if parent.Done() != nil {
 		if err := parent.Err(); err != nil {
 			dc.finish(err, false)
 		} else {
-			dc.stopParent = context.AfterFunc(parent, func() { dc.finish(parent.Err(), false) })
+			w = watched(e, me, parent)
+			dc.stopParent = context.AfterFunc(w, func() { dc.finish(parent.Err(), false) })
 		}
 	}
 	e.mu.Lock()
@@ -98,6 +102,7 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 	}
 	ctx, cancel := context.WithCancelCause(dc)
 	dc.key = contextKey(ctx)
+	watching(w, ctx)
 	h := &cancelHandle{f: func() { dc.cancel(ctx, cancel) }}
 	pk := contextKey(parent)
 	e.mu.Lock()
@@ -490,8 +495,10 @@ func (s *keySpy) Done() <-chan struct{} { return nil }
 //
 //go:norace
 func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(parent)
+	w := watchedActive(parent)
+	ctx, cancel := context.WithCancel(w)
 	k := contextKey(ctx)
+	watching(w, ctx)
 	h := &cancelHandle{f: func() {
 		if e, me := enter(); e != nil {
 			e.yield(me, opCancel)
@@ -507,8 +514,10 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 //
 //go:norace
 func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
-	ctx, cancel := context.WithCancelCause(parent)
+	w := watchedActive(parent)
+	ctx, cancel := context.WithCancelCause(w)
 	k := contextKey(ctx)
+	watching(w, ctx)
 	h := &cancelHandle{cause: func(cause error) {
 		if e, me := enter(); e != nil {
 			e.yield(me, opCancel)
@@ -518,4 +527,98 @@ func WithCancelCause(parent context.Context) (context.Context, context.CancelCau
 	}}
 	registerContextActive(ctx, parent, h)
 	return ctx, h.cancelCause
+}
+
+// A parent of a context type of its own (a mock clock's context, a
+// wrapper) that is neither a cancelCtx of package context nor has an
+// AfterFunc method reaches its children through a goroutine that package
+// context starts (propagateCancel) and the runtime does not control: it
+// would run in real time, unseen by the scheduler, so a child could stay
+// uncancelled long after the parent's Done channel was closed, even while
+// every goroutine of the execution waits for the virtual clock (a test
+// that sleeps to let the cancellation through). watched gives such a parent
+// an AfterFunc method whose function runs in a goroutine of the execution
+// waiting on the parent's Done channel, which is the goroutine of Go,
+// scheduled.
+
+// watchedCtx is a parent of its own type with a scheduled AfterFunc.
+type watchedCtx struct {
+	context.Context
+	e  *execution
+	me *goroutine
+	// child is the context the parent's news cancels, the one returned to
+	// the user: its goroutine's cancel is a release, as any cancel.
+	child context.Context
+}
+
+// watching records child, made from w, in w when w is a watchedCtx.
+//
+//go:norace
+func watching(w, child context.Context) {
+	if wc, ok := w.(*watchedCtx); ok {
+		wc.child = child
+	}
+}
+
+// watched returns parent, or parent made a watchedCtx when package context
+// would watch it with a goroutine of its own. The caller holds the token.
+//
+//go:norace
+func watched(e *execution, me *goroutine, parent context.Context) context.Context {
+	done := parent.Done()
+	if done == nil {
+		return parent
+	}
+	if _, ok := parent.(interface{ AfterFunc(func()) func() bool }); ok {
+		return parent
+	}
+	if p, ok := parent.Value(cancelCtxKey()).(context.Context); ok && p.Done() == done {
+		return parent
+	}
+	return &watchedCtx{Context: parent, e: e, me: me}
+}
+
+// watchedActive is watched for hooks that pass through outside executions.
+//
+//go:norace
+func watchedActive(parent context.Context) context.Context {
+	e, me := enter()
+	if e == nil || parent == nil {
+		return parent
+	}
+	return watched(e, me, parent)
+}
+
+// AfterFunc runs f in a new goroutine of the execution once the parent is
+// done, unless stop comes first. The goroutine stays blocked on a parent
+// that is never done, as Go's does while the child lives; it is not the
+// test's, so it is never reported as leaked.
+//
+//go:norace
+func (w *watchedCtx) AfterFunc(f func()) func() bool {
+	var state atomic.Int32 // 0 armed, 1 stopped, 2 ran
+	done := w.Context.Done()
+	var pcs [1]uintptr
+	runtime.Callers(2, pcs[:])
+	w.e.spawnWatcher(w.me, pcs[0], func() {
+		Recv(done)
+		if state.CompareAndSwap(0, 2) {
+			if e, me := enter(); e != nil {
+				e.yield(me, opCancel)
+				if w.child != nil {
+					cancelling(e, me, w.child, contextKey(w.child))
+				}
+			}
+			f()
+		}
+	})
+	return func() bool { return state.CompareAndSwap(0, 1) }
+}
+
+//go:norace
+func (w *watchedCtx) String() string {
+	if s, ok := w.Context.(interface{ String() string }); ok {
+		return s.String()
+	}
+	return reflect.TypeOf(w.Context).String()
 }

@@ -272,3 +272,56 @@ func TestOutcomesTickerUntilDeadline(t *testing.T) {
 		t.Errorf("outcomes %s, want 10,9", got)
 	}
 }
+
+// ownCtx is a context type of its own, as mock clocks define: package
+// context cannot attach children to it and watches its Done channel.
+type ownCtx struct {
+	context.Context
+	done chan struct{}
+}
+
+func (c *ownCtx) Done() <-chan struct{} { return c.done }
+
+func (c *ownCtx) Err() error {
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
+}
+
+// Children of a context of its own type are cancelled by a goroutine of
+// the execution once its Done channel is closed: a sleep of the test lets
+// the cancellation through, as it lets every goroutine run. Children that
+// outlive an uncancelled parent leave no leak behind.
+func TestContextOwnParent(t *testing.T) {
+	check(t, "random", 20, func(t *testing.T) {
+		parent := &ownCtx{Context: context.Background(), done: Chan(make(chan struct{}))}
+		c1, cancel1 := WithCancel(parent)
+		defer cancel1()
+		c2, cancel2 := WithCancelCause(parent)
+		defer cancel2(nil)
+		c3, cancel3 := WithTimeout(parent, time.Hour)
+		defer cancel3()
+		Go(func() { Close(parent.done) })
+		Sleep(time.Second)
+		for i, c := range []context.Context{c1, c2, c3} {
+			select {
+			case <-c.Done():
+				if c.Err() != context.Canceled {
+					t.Errorf("child %d: Err %v", i, c.Err())
+				}
+			default:
+				t.Errorf("child %d not cancelled with its parent", i)
+			}
+		}
+
+		alive := &ownCtx{Context: context.Background(), done: Chan(make(chan struct{}))}
+		c4, cancel4 := WithCancel(alive)
+		cancel4()
+		Recv(c4.Done())
+		_, cancel5 := WithTimeout(alive, time.Hour)
+		_ = cancel5
+	})
+}

@@ -68,6 +68,9 @@ type goroutine struct {
 	// execution when they called a hook; they are released, not killed,
 	// when it ends, and never reported as leaked.
 	adopted bool
+	// watcher goroutines do for the standard library what one of its own
+	// goroutines would (watchedCtx): never reported as leaked.
+	watcher bool
 	parent  int
 	// inRun is set while the goroutine waits in testing's t.Run for a
 	// subtest that joined the execution (runParent is that subtest's

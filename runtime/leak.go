@@ -59,7 +59,7 @@ type gwait struct {
 func (e *execution) leaked() []*goroutine {
 	var cand []*goroutine
 	for _, g := range e.gs {
-		if g.state == gBlocked && !g.adopted {
+		if g.state == gBlocked && !g.adopted && !g.watcher {
 			cand = append(cand, g)
 		}
 	}

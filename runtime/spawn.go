@@ -32,18 +32,33 @@ func Go(f func()) {
 //
 //go:norace
 func (e *execution) spawn(parent *goroutine, pc uintptr, f func()) {
+	e.spawnAs(parent, pc, f, false)
+}
+
+//go:norace
+func (e *execution) spawnAs(parent *goroutine, pc uintptr, f func(), watcher bool) {
 	var pos, stack string
 	if e.set.detailed {
 		pos, stack = callerWhere()
 	}
 	e.mu.Lock()
 	g := e.newGoroutine(parent.id, pc)
+	g.watcher = watcher
 	if e.set.detailed {
 		e.stepSpawned(parent, g, pos, stack)
 	}
 	e.hbFork(parent, g)
 	e.mu.Unlock()
 	go e.run(g, f)
+}
+
+// spawnWatcher is spawn for a goroutine the runtime starts on behalf of
+// the standard library (where Go starts one of its own): never reported as
+// leaked.
+//
+//go:norace
+func (e *execution) spawnWatcher(parent *goroutine, pc uintptr, f func()) {
+	e.spawnAs(parent, pc, f, true)
 }
 
 // Gosched yields: a scheduling point at which the caller gives way, as
