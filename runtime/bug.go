@@ -151,7 +151,7 @@ func (e *execution) livelockBug() *bug {
 		}
 	}
 	b := &bug{kind: kindLivelock, gs: e.snapshot(gs)}
-	b.message = fmt.Sprintf("the execution exceeded %d scheduling steps without finishing (livelock or starvation); raise the bound with --max-steps if the test is just long", e.set.maxSteps)
+	b.message = fmt.Sprintf("the goroutines went %d scheduling steps without changing shared state or reading a location they had not read, with no timer to wait for (livelock or starvation)", e.set.livelockWindow)
 	b.key = kindLivelock + ":" + siteKey(b.gs)
 	return b
 }

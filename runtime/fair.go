@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/gosct/gosct/strategies"
+import (
+	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
+)
 
 // Fairness: the strategy decides every step of an execution until the
 // schedule starves a goroutine (a runnable goroutine not chosen for
@@ -20,6 +24,7 @@ import "github.com/gosct/gosct/strategies"
 //go:norace
 func (e *execution) startFair() {
 	e.fairSince = e.steps
+	e.fairReads = nil
 	h := uint64(14695981039346656037) // FNV-1a
 	for _, d := range e.trail {
 		h = (h ^ uint64(uint32(d.choice))) * 1099511628211
@@ -51,4 +56,37 @@ func (e *execution) fairChoice(n int) int {
 func (e *execution) following() bool {
 	f, ok := e.strat.(strategies.Follower)
 	return ok && f.Following()
+}
+
+// maxFairReads bounds the locations readsNew remembers.
+const maxFairReads = 1 << 20
+
+// readsNew reports whether g is about to read a location it or another
+// goroutine has not read since the schedule went fair: that is progress,
+// as a write is. Goroutines that spin re-read the few locations they wait
+// on; a long computation that only reads (the lookups of many keys in a
+// table) goes on reaching new ones, and is not a livelock however long it
+// takes in steps: it is bounded by --max-steps, too long to explore. Lock
+// held.
+//
+//go:norace
+func (e *execution) readsNew(g *goroutine) bool {
+	if g.op != opRead {
+		return false
+	}
+	p := g.ev.obj
+	if p == nil && g.ev.addr != nil {
+		p = dataPtr(g.ev.addr)
+	}
+	if p == nil {
+		return false
+	}
+	if _, ok := e.fairReads[p]; ok || len(e.fairReads) >= maxFairReads {
+		return false
+	}
+	if e.fairReads == nil {
+		e.fairReads = make(map[unsafe.Pointer]struct{})
+	}
+	e.fairReads[p] = struct{}{}
+	return true
 }

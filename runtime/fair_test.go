@@ -127,6 +127,28 @@ func TestFairnessEndsLockingSpin(t *testing.T) {
 	}
 }
 
+// A goroutine that only reads, but reads new locations all along (lookups
+// of many keys in a table built before), is a long computation, not a
+// livelock: nobody else could change what it reads, yet it ends.
+func TestLongReadOnlyIsNotLivelock(t *testing.T) {
+	table := make([]int, 5000)
+	e := runWith(sameFirst{}, smallWindows(), func() {
+		blocked := Chan(make(chan int))
+		Go(func() { Recv(blocked) })
+		sum := 0
+		for i := range table {
+			sum += Load(&table[i])
+		}
+		Send(blocked, sum)
+	})
+	if e.bug != nil {
+		t.Fatalf("bug: %s", e.bug.message)
+	}
+	if e.tooLong {
+		t.Fatal("too long")
+	}
+}
+
 // Two goroutines that both keep running without changing anything are a
 // livelock, whether the strategy starves one of them (pct) or neither
 // (random).

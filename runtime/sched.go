@@ -133,10 +133,12 @@ type execution struct {
 	main     *goroutine
 
 	steps        int
-	lastProgress int    // the last step that changed shared state
-	fairSince    int    // the step from which the fair choice decides; 0: not yet
-	fair         uint64 // fairChoice's generator state
-	tooLong      bool   // stopped at settings.maxSteps, not a bug
+	lastProgress int // the last step that changed shared state
+	fairSince    int // the step from which the fair choice decides; 0: not yet
+	// fairReads are the locations read since fairSince (fair.go).
+	fairReads map[unsafe.Pointer]struct{}
+	fair      uint64 // fairChoice's generator state
+	tooLong   bool   // stopped at settings.maxSteps, not a bug
 	// hbStopped: the race detector stopped in this execution, past
 	// maxRaceGoroutines goroutines (detector.go).
 	hbStopped bool
@@ -722,7 +724,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			yielded = false
 			continue
 		}
-		if e.gs[id].op.mutates() {
+		if e.gs[id].op.mutates() || e.fairSince > 0 && e.readsNew(e.gs[id]) {
 			e.lastProgress = e.steps
 		}
 		e.gs[id].chosenAt = e.steps
