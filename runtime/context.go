@@ -89,7 +89,7 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 		if err := parent.Err(); err != nil {
 			dc.finish(err, false)
 		} else {
-			w = watched(e, me, parent)
+			w = watched(e, me, parent, pc)
 			dc.stopParent = context.AfterFunc(w, func() { dc.finish(parent.Err(), false) })
 		}
 	}
@@ -546,6 +546,7 @@ type watchedCtx struct {
 	context.Context
 	e  *execution
 	me *goroutine
+	pc uintptr // the call that made the child: the watcher's site
 	// child is the context the parent's news cancels, the one returned to
 	// the user: its goroutine's cancel is a release, as any cancel.
 	child context.Context
@@ -564,7 +565,7 @@ func watching(w, child context.Context) {
 // would watch it with a goroutine of its own. The caller holds the token.
 //
 //go:norace
-func watched(e *execution, me *goroutine, parent context.Context) context.Context {
+func watched(e *execution, me *goroutine, parent context.Context, pc uintptr) context.Context {
 	done := parent.Done()
 	if done == nil {
 		return parent
@@ -575,7 +576,7 @@ func watched(e *execution, me *goroutine, parent context.Context) context.Contex
 	if p, ok := parent.Value(cancelCtxKey()).(context.Context); ok && p.Done() == done {
 		return parent
 	}
-	return &watchedCtx{Context: parent, e: e, me: me}
+	return &watchedCtx{Context: parent, e: e, me: me, pc: pc}
 }
 
 // watchedActive is watched for hooks that pass through outside executions.
@@ -586,7 +587,9 @@ func watchedActive(parent context.Context) context.Context {
 	if e == nil || parent == nil {
 		return parent
 	}
-	return watched(e, me, parent)
+	var pcs [1]uintptr
+	runtime.Callers(3, pcs[:]) // the call of the hook that calls watchedActive
+	return watched(e, me, parent, pcs[0])
 }
 
 // AfterFunc runs f in a new goroutine of the execution once the parent is
@@ -598,9 +601,7 @@ func watchedActive(parent context.Context) context.Context {
 func (w *watchedCtx) AfterFunc(f func()) func() bool {
 	var state atomic.Int32 // 0 armed, 1 stopped, 2 ran
 	done := w.Context.Done()
-	var pcs [1]uintptr
-	runtime.Callers(2, pcs[:])
-	w.e.spawnWatcher(w.me, pcs[0], func() {
+	w.e.spawnWatcher(w.me, w.pc, func() {
 		Recv(done)
 		if state.CompareAndSwap(0, 2) {
 			if e, me := enter(); e != nil {
