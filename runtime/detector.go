@@ -118,6 +118,13 @@ type raceRec struct {
 type varState struct {
 	c    cell
 	more []cell
+	// pin keeps the memory of the word alive while the execution runs.
+	// The shadow is keyed by address, and the garbage collector would
+	// otherwise free a variable and give its address to a new one
+	// within the execution, whose first accesses would then race with
+	// the old one's (a race Go's detector, told of every allocation,
+	// does not see). Nil where the address may be on a stack.
+	pin unsafe.Pointer
 }
 
 // cell is FastTrack's shadow of the accesses of one byte mask and one
@@ -282,7 +289,7 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 			hi = end - w
 		}
 		mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
-		e.accessWord(w, mask, kind, s, stk, v, now, &found)
+		e.accessWord(p, w, mask, kind, s, stk, v, now, &found)
 	}
 	if found != nil {
 		e.racesFound(me, p, kind, s, found)
@@ -291,10 +298,11 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 	e.mu.Unlock()
 }
 
-// word is the shadow of the word at w, made if new. Lock held.
+// word is the shadow of the word at w, made if new; p points into the
+// same variable (the access's start), to pin it. Lock held.
 //
 //go:norace
-func (h *hbState) word(w uintptr, mask uint8, atomic bool) *varState {
+func (h *hbState) word(p unsafe.Pointer, w uintptr, mask uint8, atomic bool) *varState {
 	slot := &h.recent[(w>>3)&uintptr(len(h.recent)-1)]
 	if slot.w == w && slot.x != nil {
 		return slot.x
@@ -307,6 +315,11 @@ func (h *hbState) word(w uintptr, mask uint8, atomic bool) *varState {
 		x = &h.slab[0]
 		h.slab = h.slab[1:]
 		*x = varState{c: cell{mask: mask, atomic: atomic}}
+		// access left out the caller's own stack; with stack bounds
+		// unknown, p may be on it, and a heap word must not point there.
+		if stackBoundsOK {
+			x.pin = p
+		}
 		h.vars.put(w, x)
 	}
 	slot.w, slot.x = w, x
@@ -316,9 +329,9 @@ func (h *hbState) word(w uintptr, mask uint8, atomic bool) *varState {
 // accessWord is access on one word. Lock held.
 //
 //go:norace
-func (e *execution) accessWord(w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
+func (e *execution) accessWord(p unsafe.Pointer, w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
 	atomic := kind&accAtomic != 0
-	x := e.hb.word(w, mask, atomic)
+	x := e.hb.word(p, w, mask, atomic)
 	// The common case: one cell, this access's mask and atomicity.
 	if x.more == nil && x.c.mask == mask && x.c.atomic == atomic {
 		c := &x.c

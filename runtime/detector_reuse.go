@@ -51,6 +51,12 @@ func (e *execution) hbRecycle() {
 			s = &hbSpare{}
 		}
 		s.vars, s.syncs, s.chans = h.vars, h.syncs, h.chans
+		// The kept words would pin this execution's memory until reused.
+		for _, sl := range h.slabs {
+			for i := range sl {
+				sl[i].pin = nil
+			}
+		}
 		s.slabs = append(h.free, h.slabs...)
 		s.slabList = h.slabs[:0]
 		s.clocks = h.clocks

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -715,5 +716,48 @@ func TestDetectorStopsPastMaxGoroutines(t *testing.T) {
 	})
 	if !before || after {
 		t.Errorf("detector on before the limit %v, after it %v; want true, false", before, after)
+	}
+}
+
+// pinSink makes the objects of TestDetectorKeepsWordsAlive heap objects.
+var pinSink *[4]int64
+
+// The shadow is keyed by address: within an execution, the memory of a
+// variable the detector has seen must not be freed and given to another
+// (whose first accesses would race with the old one's), so the detector
+// keeps it alive until the execution ends.
+func TestDetectorKeepsWordsAlive(t *testing.T) {
+	if !stackBoundsOK {
+		t.Skip("no stack bounds: the detector does not pin")
+	}
+	reused := -1
+	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 1, Seed: 1, TraceDir: t.TempDir(), Races: "report"}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := &Site{Expr: "p[0]", Pos: "pin_test.go:1"}
+	x.explore(func(t *testing.T) {
+		seen := map[uintptr]bool{}
+		for i := 0; i < 200; i++ {
+			p := new([4]int64)
+			pinSink = p
+			StoreAt(&p[0], 1, site)
+			seen[uintptr(unsafe.Pointer(p))] = true
+		}
+		pinSink = nil
+		runtime.GC()
+		runtime.GC()
+		for i := 0; i < 100000 && reused < 0; i++ {
+			p := new([4]int64)
+			pinSink = p
+			if seen[uintptr(unsafe.Pointer(p))] {
+				reused = i
+			}
+		}
+		pinSink = nil
+	})
+	if reused >= 0 {
+		t.Errorf("the memory of a word the detector saw was reused within the execution (allocation %d)", reused)
 	}
 }
