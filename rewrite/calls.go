@@ -20,7 +20,7 @@ var funcHooks = map[string]string{
 	"context.WithCancel": "WithCancel", "context.WithCancelCause": "WithCancelCause",
 	"runtime.Gosched": "Gosched",
 	"sync.OnceFunc":   "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
-	"runtime.NumGoroutine": "NumGoroutine",
+	"runtime.NumGoroutine": "NumGoroutine", "runtime.Stack": "Stack",
 
 	// Sources of nondeterminism (docs/runtime.md, "What is controlled").
 	"math/rand.Intn": "RandIntn", "math/rand.Int31n": "RandInt31n", "math/rand.Int63n": "RandInt63n",

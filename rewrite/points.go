@@ -38,7 +38,7 @@ var pointHooks = map[string]string{
 	"Load": "read", "Read": "read", "Store": "write", "Write": "write",
 	"LoadAt": "read", "ReadAt": "read", "StoreAt": "write", "WriteAt": "write",
 	"Go":    "go",
-	"Sleep": "sleep", "Gosched": "yield", "NumGoroutine": "numgoroutine",
+	"Sleep": "sleep", "Gosched": "yield", "NumGoroutine": "numgoroutine", "Stack": "goroutine stacks",
 	"TimerStop": "timer", "TimerReset": "timer", "TickerStop": "timer", "TickerReset": "timer",
 }
 

@@ -229,10 +229,11 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 		if vt != nil && vt.ch != nil {
 			dst = e.acc(dst, stChan, strategies.OpTimer, chanKey((<-chan time.Time)(vt.ch)), 0)
 		}
-	case opCancel, opUncontrolled, opNone, opNumGoroutine, opYield:
-		// runtime.NumGoroutine observes every go statement and exit. A
-		// yield (Gosched, Sleep(0)) must let another goroutine run
-		// first: which one ran decides what the yielder can do next,
+	case opCancel, opUncontrolled, opNone, opNumGoroutine, opStack, opYield:
+		// runtime.NumGoroutine and runtime.Stack observe every go
+		// statement and exit. A yield (Gosched, Sleep(0)) must let
+		// another goroutine run first: which one ran decides what the
+		// yielder can do next,
 		// so the step that returns from it commutes with nothing (as
 		// an ordinary step, dpor and its sleep sets would take "its
 		// step, then another's" for the reverse order, which the

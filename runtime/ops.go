@@ -35,6 +35,7 @@ const (
 	opCancel
 	opAtomicLoad
 	opNumGoroutine
+	opStack
 )
 
 var opNames = [...]string{
@@ -69,6 +70,7 @@ var opNames = [...]string{
 	opBroadcast:    "cond broadcast",
 	opCancel:       "context cancel",
 	opNumGoroutine: "numgoroutine",
+	opStack:        "goroutine stacks",
 }
 
 //go:norace

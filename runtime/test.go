@@ -37,6 +37,7 @@ func loadConfig() *wire.Config {
 //
 //go:norace
 func Test(t *testing.T, body func(*testing.T)) {
+	noteTestBody(body)
 	c := loadConfig()
 	if c == nil || active.Load() != nil {
 		body(t)

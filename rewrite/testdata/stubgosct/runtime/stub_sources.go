@@ -12,6 +12,7 @@ import (
 // The hooks of the sources of nondeterminism, passing through.
 
 func NumGoroutine() int                       { return runtime.NumGoroutine() }
+func Stack(buf []byte, all bool) int          { return runtime.Stack(buf, all) }
 func RandIntn(n int) int                      { return mrand.Intn(n) }
 func RandInt31n(n int32) int32                { return mrand.Int31n(n) }
 func RandInt63n(n int64) int64                { return mrand.Int63n(n) }
