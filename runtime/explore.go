@@ -27,7 +27,10 @@ type explorer struct {
 	schedules int
 	bugs      int
 	seen      map[string]bool
-	exhausted bool
+	// seenBefore are the bugs earlier processes reported (the state
+	// file's), until this one meets one again.
+	seenBefore map[string]bool
+	exhausted  bool
 	// replayer and trace0 are set in replay mode.
 	replayer *replay.Replayer
 	trace0   *replay.Trace
@@ -77,7 +80,7 @@ type explorer struct {
 
 //go:norace
 func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
-	x := &explorer{t: t, c: c, set: defaultSettings, start: time.Now(), seen: map[string]bool{}}
+	x := &explorer{t: t, c: c, set: defaultSettings, start: time.Now(), seen: map[string]bool{}, seenBefore: map[string]bool{}}
 	testedPkg = c.Package
 	if c.MaxSteps > 0 {
 		x.set.maxSteps = c.MaxSteps

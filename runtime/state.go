@@ -51,6 +51,7 @@ func (x *explorer) loadState() error {
 	x.schedules, x.resumed, x.bugsBefore = st.Schedules, st.Schedules, st.Bugs
 	for _, k := range st.Keys {
 		x.seen[k] = true
+		x.seenBefore[k] = true
 	}
 	return nil
 }

@@ -26,6 +26,14 @@ const Version = wire.Version
 func (x *explorer) found(e *execution, body func(*testing.T), checked *execution, same bool) {
 	b := e.bug
 	if x.seen[b.key] {
+		if x.seenBefore[b.key] {
+			// The schedule's subtest failed, and so will the
+			// process: the command must know it was for a bug,
+			// one an earlier process reported, and not take it for
+			// a failure outside the schedules.
+			delete(x.seenBefore, b.key)
+			x.emit(&wire.Event{Event: "known", Kind: b.kind, Schedule: x.number(), Key: b.key})
+		}
 		return
 	}
 	x.seen[b.key] = true

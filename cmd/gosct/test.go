@@ -676,7 +676,9 @@ func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 	}
 	// A nondeterministic schedule's second run may fail where the first
 	// did not: reported, like a bug.
-	bugs := countEvents(res.events, "bug") + countEvents(res.events, "nondeterministic")
+	// A schedule that found again a bug an earlier process reported
+	// ("known") failed the binary too.
+	bugs := countEvents(res.events, "bug") + countEvents(res.events, "nondeterministic") + countEvents(res.events, "known")
 	switch {
 	case len(missing) > 0 && res.exitCode != 0:
 		if !r.stream {

@@ -146,8 +146,9 @@ type Event struct {
 	// Event is "bug", "test" (a test function's exploration finished),
 	// "coverage" (what it reached, before its "test" event), "progress", "diverged" (replay), "nondeterministic" (the
 	// determinism check found two runs of a schedule that differ),
-	// "warning", "error" (the test could not be explored, e.g. a saved
-	// state of other options).
+	// "known" (a schedule ended in a bug an earlier process of the
+	// search reported: its Key), "warning", "error" (the test could not
+	// be explored, e.g. a saved state of other options).
 	Event   string `json:"event"`
 	Package string `json:"package,omitempty"`
 	Test    string `json:"test,omitempty"`
