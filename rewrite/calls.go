@@ -28,7 +28,7 @@ var funcHooks = map[string]string{
 	"math/rand.Uint32": "RandUint32", "math/rand.Uint64": "RandUint64",
 	"math/rand.Float32": "RandFloat32", "math/rand.Float64": "RandFloat64",
 	"math/rand.ExpFloat64": "RandExpFloat64", "math/rand.NormFloat64": "RandNormFloat64",
-	"math/rand.Perm": "RandPerm", "math/rand.Shuffle": "RandShuffle", "math/rand.Read": "RandRead",
+	"math/rand.Perm": "RandPerm", "math/rand.Seed": "RandSeed", "math/rand.Shuffle": "RandShuffle", "math/rand.Read": "RandRead",
 	"math/rand/v2.IntN": "Rand2IntN", "math/rand/v2.Int32N": "Rand2Int32N", "math/rand/v2.Int64N": "Rand2Int64N",
 	"math/rand/v2.UintN": "Rand2UintN", "math/rand/v2.Uint32N": "Rand2Uint32N", "math/rand/v2.Uint64N": "Rand2Uint64N",
 	"math/rand/v2.N":   "Rand2N",

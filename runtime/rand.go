@@ -48,6 +48,60 @@ func randExec() (*execution, *goroutine) {
 	return e, me
 }
 
+// Seeding. After the program calls rand.Seed(s), Go's package-level
+// math/rand functions return the sequence the seed fixes, and a test may
+// rely on that (to compare two runs of code drawing a random mask, say):
+// the execution's draws from math/rand are then Go's own, from the
+// reseeded global source, until it ends. Seed is a no-op where Go makes it
+// one (GODEBUG randseednop=1, the default of modules at go 1.24 on), and so
+// is it here.
+
+// RandSeed replaces math/rand.Seed.
+//
+//go:norace
+func RandSeed(seed int64) {
+	mrand.Seed(seed)
+	e, _ := randExec()
+	if e == nil {
+		return
+	}
+	if mrand.Int63() != mrand.New(mrand.NewSource(seed)).Int63() {
+		return // a no-op (randseednop)
+	}
+	mrand.Seed(seed) // undo the draw of the check
+	e.seeded.Store(true)
+}
+
+// randExec1 is randExec for math/rand's hooks: nil, nil once the program
+// seeded the global source.
+//
+//go:norace
+func randExec1() (*execution, *goroutine) {
+	e, me := randExec()
+	if e != nil && e.seeded.Load() {
+		return nil, nil
+	}
+	return e, me
+}
+
+// bounded1 and unbounded1 are bounded and unbounded for math/rand.
+//
+//go:norace
+func bounded1[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n T, fn string, pass func(T) T, src func(*execution, T) T) T {
+	if e, _ := enter(); e != nil && e.seeded.Load() {
+		return passed(fn, pass(n), u64[T])
+	}
+	return bounded(n, fn, pass, src)
+}
+
+//go:norace
+func unbounded1[T any](fn string, pass func() T, src func(*execution) T, bits func(T) uint64) T {
+	if e, _ := enter(); e != nil && e.seeded.Load() {
+		return passed(fn, pass(), bits)
+	}
+	return unbounded(fn, pass, src, bits)
+}
+
 // passed notes, in a detailed execution with the rand control off, the
 // value a draw that passed through to Go's source returned: the
 // determinism check then names the draw.
@@ -114,21 +168,21 @@ func bounded[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n T, fn strin
 //
 //go:norace
 func RandIntn(n int) int {
-	return bounded(n, "rand.Intn", mrand.Intn, func(e *execution, n int) int { return e.rnd().Intn(n) })
+	return bounded1(n, "rand.Intn", mrand.Intn, func(e *execution, n int) int { return e.rnd().Intn(n) })
 }
 
 // RandInt31n replaces math/rand.Int31n.
 //
 //go:norace
 func RandInt31n(n int32) int32 {
-	return bounded(n, "rand.Int31n", mrand.Int31n, func(e *execution, n int32) int32 { return e.rnd().Int31n(n) })
+	return bounded1(n, "rand.Int31n", mrand.Int31n, func(e *execution, n int32) int32 { return e.rnd().Int31n(n) })
 }
 
 // RandInt63n replaces math/rand.Int63n.
 //
 //go:norace
 func RandInt63n(n int64) int64 {
-	return bounded(n, "rand.Int63n", mrand.Int63n, func(e *execution, n int64) int64 { return e.rnd().Int63n(n) })
+	return bounded1(n, "rand.Int63n", mrand.Int63n, func(e *execution, n int64) int64 { return e.rnd().Int63n(n) })
 }
 
 // unbounded is the hook body of a draw with no bound.
@@ -146,70 +200,70 @@ func unbounded[T any](fn string, pass func() T, src func(*execution) T, bits fun
 //
 //go:norace
 func RandInt() int {
-	return unbounded("rand.Int", mrand.Int, func(e *execution) int { return e.rnd().Int() }, u64[int])
+	return unbounded1("rand.Int", mrand.Int, func(e *execution) int { return e.rnd().Int() }, u64[int])
 }
 
 // RandInt31 replaces math/rand.Int31.
 //
 //go:norace
 func RandInt31() int32 {
-	return unbounded("rand.Int31", mrand.Int31, func(e *execution) int32 { return e.rnd().Int31() }, u64[int32])
+	return unbounded1("rand.Int31", mrand.Int31, func(e *execution) int32 { return e.rnd().Int31() }, u64[int32])
 }
 
 // RandInt63 replaces math/rand.Int63.
 //
 //go:norace
 func RandInt63() int64 {
-	return unbounded("rand.Int63", mrand.Int63, func(e *execution) int64 { return e.rnd().Int63() }, u64[int64])
+	return unbounded1("rand.Int63", mrand.Int63, func(e *execution) int64 { return e.rnd().Int63() }, u64[int64])
 }
 
 // RandUint32 replaces math/rand.Uint32.
 //
 //go:norace
 func RandUint32() uint32 {
-	return unbounded("rand.Uint32", mrand.Uint32, func(e *execution) uint32 { return e.rnd().Uint32() }, u64[uint32])
+	return unbounded1("rand.Uint32", mrand.Uint32, func(e *execution) uint32 { return e.rnd().Uint32() }, u64[uint32])
 }
 
 // RandUint64 replaces math/rand.Uint64.
 //
 //go:norace
 func RandUint64() uint64 {
-	return unbounded("rand.Uint64", mrand.Uint64, func(e *execution) uint64 { return e.rnd().Uint64() }, u64[uint64])
+	return unbounded1("rand.Uint64", mrand.Uint64, func(e *execution) uint64 { return e.rnd().Uint64() }, u64[uint64])
 }
 
 // RandFloat32 replaces math/rand.Float32.
 //
 //go:norace
 func RandFloat32() float32 {
-	return unbounded("rand.Float32", mrand.Float32, func(e *execution) float32 { return e.rnd().Float32() }, f32bits)
+	return unbounded1("rand.Float32", mrand.Float32, func(e *execution) float32 { return e.rnd().Float32() }, f32bits)
 }
 
 // RandFloat64 replaces math/rand.Float64.
 //
 //go:norace
 func RandFloat64() float64 {
-	return unbounded("rand.Float64", mrand.Float64, func(e *execution) float64 { return e.rnd().Float64() }, f64bits)
+	return unbounded1("rand.Float64", mrand.Float64, func(e *execution) float64 { return e.rnd().Float64() }, f64bits)
 }
 
 // RandExpFloat64 replaces math/rand.ExpFloat64.
 //
 //go:norace
 func RandExpFloat64() float64 {
-	return unbounded("rand.ExpFloat64", mrand.ExpFloat64, func(e *execution) float64 { return e.rnd().ExpFloat64() }, f64bits)
+	return unbounded1("rand.ExpFloat64", mrand.ExpFloat64, func(e *execution) float64 { return e.rnd().ExpFloat64() }, f64bits)
 }
 
 // RandNormFloat64 replaces math/rand.NormFloat64.
 //
 //go:norace
 func RandNormFloat64() float64 {
-	return unbounded("rand.NormFloat64", mrand.NormFloat64, func(e *execution) float64 { return e.rnd().NormFloat64() }, f64bits)
+	return unbounded1("rand.NormFloat64", mrand.NormFloat64, func(e *execution) float64 { return e.rnd().NormFloat64() }, f64bits)
 }
 
 // RandPerm replaces math/rand.Perm.
 //
 //go:norace
 func RandPerm(n int) []int {
-	e, me := randExec()
+	e, me := randExec1()
 	if e == nil || n < 0 {
 		return passed("rand.Perm", mrand.Perm(n), permBits)
 	}
@@ -223,7 +277,7 @@ func RandPerm(n int) []int {
 //
 //go:norace
 func RandShuffle(n int, swap func(i, j int)) {
-	e, me := randExec()
+	e, me := randExec1()
 	if e == nil || n < 0 {
 		h := uint64(0)
 		mrand.Shuffle(n, func(i, j int) { h = h*31 + uint64(j); swap(i, j) })
@@ -237,7 +291,7 @@ func RandShuffle(n int, swap func(i, j int)) {
 //
 //go:norace
 func RandRead(p []byte) (int, error) {
-	e, _ := randExec()
+	e, _ := randExec1()
 	if e == nil {
 		n, err := mrand.Read(p)
 		passed("rand.Read", hashBytes(p), u64[uint64])

@@ -4,6 +4,7 @@ import (
 	mrand "math/rand"
 	mrand2 "math/rand/v2"
 	"reflect"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -172,6 +173,7 @@ type execution struct {
 	srcInit bool
 	rand1   *mrand.Rand
 	rand2   *mrand2.Rand
+	seeded  atomic.Bool // the program called rand.Seed (rand.go)
 	// mapRanges counts the execution's map ranges, each shuffled with a
 	// seed of its own (maps.go).
 	mapRanges uint64

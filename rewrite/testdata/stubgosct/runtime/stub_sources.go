@@ -28,6 +28,7 @@ func RandNormFloat64() float64                { return mrand.NormFloat64() }
 func RandPerm(n int) []int                    { return mrand.Perm(n) }
 func RandShuffle(n int, f func(i, j int))     { mrand.Shuffle(n, f) }
 func RandRead(p []byte) (int, error)          { return mrand.Read(p) }
+func RandSeed(seed int64)                     { mrand.Seed(seed) }
 func Rand2IntN(n int) int                     { return mrand2.IntN(n) }
 func Rand2Int32N(n int32) int32               { return mrand2.Int32N(n) }
 func Rand2Int64N(n int64) int64               { return mrand2.Int64N(n) }
