@@ -240,6 +240,18 @@ func (d *goroutineDump) hasOwnFrame() bool {
 	return false
 }
 
+// isSignalLoop: d is os/signal's goroutine, which the first Notify starts.
+//
+//go:norace
+func (d *goroutineDump) isSignalLoop() bool {
+	for _, f := range d.frames {
+		if strings.HasPrefix(f[0], "os/signal.loop(") {
+			return true
+		}
+	}
+	return false
+}
+
 //go:norace
 func (d *goroutineDump) programFrames() [][2]string {
 	var out [][2]string
@@ -268,7 +280,7 @@ func programStacks(raw []byte, v stackView, first bool) []byte {
 		}
 		d := &dumps[i]
 		gv, mine := v.mine[d.id]
-		if i > 0 && !mine && d.hasOwnFrame() {
+		if i > 0 && !mine && (d.hasOwnFrame() || notifies.Load() && d.isSignalLoop()) {
 			continue
 		}
 		frames, creator, header := d.programFrames(), d.creator, d.header

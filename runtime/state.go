@@ -114,6 +114,9 @@ var (
 	// cancelling the run): explorations stop at the end of the execution
 	// in progress, save their search and report.
 	interrupted atomic.Bool
+	// notifies: the runtime called signal.Notify, which starts os/signal's
+	// goroutine (hidden from the program's dump: stacks.go).
+	notifies atomic.Bool
 )
 
 // watchInterrupt turns the interrupt into a request to stop, for a search
@@ -127,6 +130,7 @@ var (
 func watchInterrupt() {
 	interruptOnce.Do(func() {
 		ch := make(chan os.Signal, 1)
+		notifies.Store(true)
 		signal.Notify(ch, os.Interrupt)
 		go func() {
 			for range ch {
