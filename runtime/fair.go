@@ -24,7 +24,7 @@ import (
 //go:norace
 func (e *execution) startFair() {
 	e.fairSince = e.steps
-	e.fairReads = nil
+	e.fairReads = rmap[unsafe.Pointer, bool]{}
 	h := uint64(14695981039346656037) // FNV-1a
 	for _, d := range e.trail {
 		h = (h ^ uint64(uint32(d.choice))) * 1099511628211
@@ -81,12 +81,9 @@ func (e *execution) readsNew(g *goroutine) bool {
 	if p == nil {
 		return false
 	}
-	if _, ok := e.fairReads[p]; ok || len(e.fairReads) >= maxFairReads {
+	if e.fairReads.get(p) || e.fairReads.len() >= maxFairReads {
 		return false
 	}
-	if e.fairReads == nil {
-		e.fairReads = make(map[unsafe.Pointer]struct{})
-	}
-	e.fairReads[p] = struct{}{}
+	e.fairReads.put(p, true)
 	return true
 }

@@ -137,7 +137,9 @@ type execution struct {
 	lastProgress int // the last step that changed shared state
 	fairSince    int // the step from which the fair choice decides; 0: not yet
 	// fairReads are the locations read since fairSince (fair.go).
-	fairReads map[unsafe.Pointer]struct{}
+	// An rmap, not a map: the goroutines of the execution share it, and
+	// Go's maps would report their accesses under -race.
+	fairReads rmap[unsafe.Pointer, bool]
 	fair      uint64 // fairChoice's generator state
 	tooLong   bool   // stopped at settings.maxSteps, not a bug
 	// hbStopped: the race detector stopped in this execution, past
