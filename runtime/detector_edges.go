@@ -235,13 +235,7 @@ func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) 
 func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
 	e.covChan(g, k, true, true)
 	e.noteObj(g, k)
-	if !e.hbOn() || g == nil {
-		return
-	}
-	c := e.chanHBOf(k, 0)
-	c.sawClose = true
-	c.closed.join(*e.vc(g))
-	e.tick(g)
+	e.hbCancel(g, k)
 }
 
 // hbCancel: g is about to cancel the context whose Done channel is k,
