@@ -232,26 +232,29 @@ func startService() {
 	go serviceLoop()
 }
 
-// serviceLoop runs with its synchronization ignored, except for the
-// explicit edges of serviceSync: otherwise a reply to one user goroutine
-// would order the service after it (Go's channels move clocks both ways),
-// and the next reply would carry that to another.
+// serviceLoop ignores the synchronization of its requests and replies,
+// except for the explicit edges of serviceSync: otherwise a reply to one
+// user goroutine would order the service after it (Go's channels move
+// clocks both ways), and the next reply would carry that to another. The
+// request itself runs with synchronization seen: the code it runs may
+// hand objects to user goroutines through a sync.Pool (fmt's printers),
+// and a Put the detector ignores leaves the next Get's writes unordered
+// after the service's (a false race in fmt, seen on a replay's
+// divergence message).
 //
 //go:norace
 func serviceLoop() {
 	runtime.RaceDisable()
 	for r := range serviceCh {
+		runtime.RaceEnable()
 		if r.sync {
-			runtime.RaceEnable()
 			runtime.RaceAcquire(unsafe.Pointer(&serviceIn))
-			runtime.RaceDisable()
 		}
 		r.f()
 		if r.sync {
-			runtime.RaceEnable()
 			runtime.RaceRelease(unsafe.Pointer(&serviceOut))
-			runtime.RaceDisable()
 		}
+		runtime.RaceDisable()
 		r.done <- struct{}{}
 	}
 }
