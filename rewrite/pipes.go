@@ -10,12 +10,13 @@ import (
 // uncontrolled code and comes back joins every goroutine's clock
 // (docs/races.md): it cannot be known what woke it. An io.Pipe whose two
 // ends are locals used only as the receivers of direct calls of their
-// methods is known: each such call releases the pipe before and
-// acquires it after (the runtime's Pipe* hooks, as ThreadSanitizer's
-// annotations of Go's runtime), so a Read woken by a Write acquires the
-// writer's clock, and only it. An end that escapes (into an interface,
-// an argument, a field, a method value) may be written by code the
-// rewriter does not see: such a pipe keeps the join.
+// methods is known: the runtime's Pipe makes it, and its Pipe* hooks run
+// io's pipe algorithm on controlled channels, so a Read blocked for a
+// Write is a goroutine the scheduler sees, woken by a decision it
+// records, ordered after that writer only. An end that escapes (into an
+// interface, an argument, a field, a method value) may be used by code
+// the rewriter does not see, on io's methods: such a pipe stays io's,
+// and its reader keeps the join.
 
 // pipeMethodHooks are the hooks of the methods of a known pipe's ends.
 var pipeMethodHooks = map[string]string{

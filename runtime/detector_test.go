@@ -487,7 +487,13 @@ func TestRacesOff(t *testing.T) {
 // access's position.
 func TestRaceTraceReplays(t *testing.T) {
 	skipRace(t)
-	t.Setenv(raceProgEnv, "mutex")
+	for _, name := range []string{"mutex", "pipe"} {
+		t.Run(name, func(t *testing.T) { raceTraceReplays(t, name) })
+	}
+}
+
+func raceTraceReplays(t *testing.T, name string) {
+	t.Setenv(raceProgEnv, name)
 	b := wantBug(t, victim(t, "TestVictimRace", wire.Config{Strategy: "random", Races: "report"}), "race")
 	for i := 0; i < 3; i++ {
 		r := wantBug(t, victim(t, "TestVictimRace", wire.Config{Mode: "replay", Trace: b.Trace, Races: "report"}), "race")

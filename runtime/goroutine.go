@@ -58,10 +58,6 @@ type goroutine struct {
 	goid int64 // the Go runtime's id, to recognize the goroutine in hooks
 	e    *execution
 	wake chan wakeKind // buffered(1): at most one message is ever pending
-	// inPipe is the pipe whose annotated call g is in (pipe.go): if g
-	// blocks there, the pipe's clock, not every goroutine's, is what
-	// woke it.
-	inPipe unsafe.Pointer
 
 	state gstate
 	// adopted goroutines were started by uncontrolled code and joined the

@@ -242,12 +242,9 @@ type execution struct {
 	// contexts are the contexts instrumented code made, by Done channel,
 	// for the leak check (context.go, leak.go).
 	contexts rmap[unsafe.Pointer, *ctxInfo]
-	// pipes are the ends of the pipes made by gosct.Pipe, each to its
-	// pipe's sync key (pipe.go).
-	pipes rmap[unsafe.Pointer, unsafe.Pointer]
-	clock clock
-	sync  syncState
-	hb    hbState
+	clock    clock
+	sync     syncState
+	hb       hbState
 
 	// lastReport names the call that failed the test (where.go).
 	lastReport reportSite
@@ -333,11 +330,8 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		// lock or channel): Go's own detector orders every I/O read
 		// after every write (internal/poll's ioSync), so assume it
 		// synchronized with everything so far rather than report a
-		// false race. In a known pipe's call, the pipe's other calls
-		// are what woke it: the hook acquires them when it returns.
-		if g.inPipe == nil {
-			e.hbJoinAll(g)
-		}
+		// false race.
+		e.hbJoinAll(g)
 	}
 	if e.aborting {
 		e.mu.Unlock()

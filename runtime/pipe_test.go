@@ -1,0 +1,110 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// Which of two Writes a Read takes is the strategy's decision: dfs sees
+// both orders and dpor exhausts the program, no step of it outside
+// control.
+func TestPipeWritersInEveryOrder(t *testing.T) {
+	seen := map[string]bool{}
+	x := check(t, "dpor", 5000, func(t *testing.T) {
+		r, w := Pipe()
+		Go(func() { PipeWrite(w, []byte("a")) })
+		Go(func() { PipeWrite(w, []byte("b")) })
+		b := make([]byte, 2)
+		PipeRead(r, b[:1])
+		PipeRead(r, b[1:])
+		seen[string(b)] = true
+	})
+	if !seen["ab"] || !seen["ba"] || len(seen) != 2 {
+		t.Errorf("outcomes %v, want ab and ba", seen)
+	}
+	if !x.exhausted || x.uncontrolled != 0 || x.bugs != 0 {
+		t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
+	}
+}
+
+// A Close racing with a Write is a decision too: the Read gets the data
+// in some schedules, EOF in others.
+func TestPipeCloseRacesWithWrite(t *testing.T) {
+	seen := map[string]bool{}
+	check(t, "dpor", 5000, func(t *testing.T) {
+		r, w := Pipe()
+		Go(func() { PipeWrite(w, []byte("x")) })
+		Go(func() { PipeWriterClose(w) })
+		b := make([]byte, 1)
+		n, err := PipeRead(r, b)
+		seen[fmt.Sprint(n, err)] = true
+		PipeReaderClose(r) // let a Write that lost return
+	})
+	if !seen["1 <nil>"] || !seen["0 EOF"] || len(seen) != 2 {
+		t.Errorf("outcomes %v, want 1 <nil> and 0 EOF", seen)
+	}
+}
+
+// pipeOps are one pipe's operations, io's own or the model's.
+type pipeOps struct {
+	read           func([]byte) (int, error)
+	write          func([]byte) (int, error)
+	closeR, closeW func(error) error
+}
+
+// pipeScript drives a pipe through Go's documented behaviours in one
+// goroutine and a helper, and returns what it saw.
+func pipeScript(p pipeOps, spawn func(func())) string {
+	var out strings.Builder
+	say := func(n int, err error) { fmt.Fprintf(&out, "%d %v; ", n, err) }
+	// One Write consumed by two Reads.
+	spawn(func() { p.write([]byte("abc")) })
+	b := make([]byte, 2)
+	say(p.read(b))
+	say(p.read(b))
+	// A Write of nothing still waits for a Read.
+	spawn(func() { p.write(nil) })
+	say(p.read(b))
+	// The writer's error is the Reads' error; the first error stays.
+	p.closeW(errors.New("boom"))
+	p.closeW(errors.New("second"))
+	say(p.read(b))
+	say(p.write([]byte("x")))
+	p.closeR(nil)
+	say(p.read(b))
+	say(p.write([]byte("x")))
+	return out.String()
+}
+
+// The model behaves as io.Pipe, error for error.
+func TestPipeMatchesIO(t *testing.T) {
+	r, w := io.Pipe()
+	spawn := func(f func()) { go f() }
+	want := pipeScript(pipeOps{r.Read, w.Write, r.CloseWithError, w.CloseWithError}, spawn)
+	check(t, "random", 20, func(t *testing.T) {
+		r, w := Pipe()
+		got := pipeScript(pipeOps{
+			func(b []byte) (int, error) { return PipeRead(r, b) },
+			func(b []byte) (int, error) { return PipeWrite(w, b) },
+			func(err error) error { return PipeReaderCloseWithError(r, err) },
+			func(err error) error { return PipeWriterCloseWithError(w, err) },
+		}, Go)
+		if got != want {
+			t.Errorf("model: %s\nio:    %s", got, want)
+		}
+	})
+	// Outside an execution, the model is Go code as io's is.
+	r2, w2 := Pipe()
+	got := pipeScript(pipeOps{
+		func(b []byte) (int, error) { return PipeRead(r2, b) },
+		func(b []byte) (int, error) { return PipeWrite(w2, b) },
+		func(err error) error { return PipeReaderCloseWithError(r2, err) },
+		func(err error) error { return PipeWriterCloseWithError(w2, err) },
+	}, spawn)
+	if got != want {
+		t.Errorf("uncontrolled model: %s\nio:                 %s", got, want)
+	}
+}
