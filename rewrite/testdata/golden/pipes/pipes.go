@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 )
 
 // a pipe whose ends are used only by direct calls of their methods: its
@@ -39,5 +40,16 @@ func goWrite() int {
 	go w.Write([]byte("x"))
 	buf := make([]byte, 4)
 	n, _ := r.Read(buf)
+	return n
+}
+
+// net.Pipe's conns are the runtime's, however they are used.
+func netPipe() int {
+	c1, c2 := net.Pipe()
+	go fmt.Fprint(c1, "x")
+	buf := make([]byte, 4)
+	n, _ := c2.Read(buf)
+	pipe := net.Pipe
+	_, _ = pipe()
 	return n
 }

@@ -6,6 +6,7 @@ package runtime
 import (
 	"context"
 	"io"
+	"net"
 	"reflect"
 	"runtime"
 	"sync"
@@ -132,6 +133,7 @@ func PipeReaderClose(r *io.PipeReader) error                     { return r.Clos
 func PipeReaderCloseWithError(r *io.PipeReader, err error) error { return r.CloseWithError(err) }
 func PipeWriterClose(w *io.PipeWriter) error                     { return w.Close() }
 func PipeWriterCloseWithError(w *io.PipeWriter, err error) error { return w.CloseWithError(err) }
+func NetPipe() (net.Conn, net.Conn)                              { return net.Pipe() }
 func Read(addr any) Token                                        { return Token{} }
 func Write(addr any) Token                                       { return Token{} }
 func Then[T any](_ Token, v T) T                                 { return v }
