@@ -76,20 +76,23 @@ func lineOf(t *testing.T, file, marker string) string {
 }
 
 // TestPanicNamesUserLine checks the //line directives: a panic in
-// instrumented code is reported at the user's file and line.
+// instrumented code is reported at the user's file and line, also below
+// an import the rewriting left unused (panicsunused).
 func TestPanicNamesUserLine(t *testing.T) {
-	b := instrument(t, "testdata/passthru", "./panics")
-	out, err := goCmd(t, b.ModDir, "test", "-count=1", "-overlay="+b.Overlay, "./panics")
-	if err == nil {
-		t.Fatalf("the panicking test passed:\n%s", out)
-	}
-	line := lineOf(t, "testdata/passthru/panics/panics.go", "PANICLINE")
-	want := regexp.MustCompile(`passthru/panics/panics\.go:` + line + `\b`)
-	if !want.MatchString(out) {
-		t.Fatalf("stack does not name panics.go:%s:\n%s", line, out)
-	}
-	if strings.Contains(out, "gosct/files/") {
-		t.Errorf("stack names a generated file:\n%s", out)
+	for _, pkg := range []string{"panics", "panicsunused"} {
+		b := instrument(t, "testdata/passthru", "./"+pkg)
+		out, err := goCmd(t, b.ModDir, "test", "-count=1", "-overlay="+b.Overlay, "./"+pkg)
+		if err == nil {
+			t.Fatalf("%s: the panicking test passed:\n%s", pkg, out)
+		}
+		line := lineOf(t, "testdata/passthru/"+pkg+"/panics.go", "PANICLINE")
+		want := regexp.MustCompile(`passthru/` + pkg + `/panics\.go:` + line + `\b`)
+		if !want.MatchString(out) {
+			t.Errorf("%s: stack does not name panics.go:%s:\n%s", pkg, line, out)
+		}
+		if strings.Contains(out, "gosct/files/") {
+			t.Errorf("%s: stack names a generated file:\n%s", pkg, out)
+		}
 	}
 }
 

@@ -356,7 +356,7 @@ func sanitize(s string) string {
 }
 
 // fixImports adds the runtime import and the imports type expressions
-// need, and removes imports the rewriting made unused (time, when
+// need, and blanks imports the rewriting made unused (time, when
 // time.Sleep was its only use): a kept unused import does not compile.
 func (r *fileRewriter) fixImports() {
 	used := map[string]bool{}
@@ -386,7 +386,12 @@ func (r *fileRewriter) fixImports() {
 		if name == "_" || path == "C" || used[path] || r.pkgNameUsed[r.importNames[path]] {
 			continue
 		}
-		astutil.DeleteNamedImport(r.fset, r.file, name, path)
+		// Blanked, not deleted: astutil.DeleteNamedImport merges the
+		// import's line into the one before in the file set, which moves
+		// every later position up a line, and the //line directives with
+		// them (a panic's or Go's race detector's line one off). The
+		// package was linked anyway: the program imported it.
+		imp.Name = &ast.Ident{Name: "_", NamePos: imp.Path.Pos()}
 	}
 	astutil.AddNamedImport(r.fset, r.file, r.alias, runtimeImport)
 	var paths []string

@@ -1,0 +1,9 @@
+package panicsunused
+
+import "testing"
+
+func TestBoom(t *testing.T) {
+	ch := make(chan int)
+	go func() { ch <- Boom(map[string]int{}) }()
+	<-ch
+}
