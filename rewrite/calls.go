@@ -250,11 +250,7 @@ func (r *fileRewriter) postCall(c *astutil.Cursor, call *ast.CallExpr) {
 	}
 	pos := call.Pos()
 	if h, ok := r.pipeCalls[call]; ok {
-		args := call.Args
-		if se != nil && h != "Pipe" {
-			args = append([]ast.Expr{se.X}, args...)
-		}
-		c.Replace(r.replaced(r.hook(pos, h, args...), call))
+		c.Replace(r.replaced(r.hook(pos, h), call))
 		return
 	}
 	if sel != nil && sel.Kind() == types.MethodExpr {

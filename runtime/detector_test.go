@@ -72,13 +72,13 @@ var racePairs = map[string]racePair{
 		},
 	},
 	"pipe": {
-		// A known pipe's Read that blocked until the Write comes back
-		// ordered after the writer, and only after it.
+		// A controlled pipe's Read that blocked until the Write comes
+		// back ordered after the writer, and only after it.
 		ok: func(t *testing.T) {
 			x := 0
 			r, w := Pipe()
-			Go(func() { Store(&x, 1); PipeWrite(w, []byte{1}) })
-			PipeRead(r, make([]byte, 1))
+			Go(func() { Store(&x, 1); w.Write([]byte{1}) })
+			r.Read(make([]byte, 1))
 			_ = Load(&x)
 		},
 		racy: func(t *testing.T) {
@@ -86,8 +86,8 @@ var racePairs = map[string]racePair{
 			r, w := Pipe()
 			done := Chan(make(chan bool))
 			Go(func() { Store(&x, 1); Send(done, true) })
-			Go(func() { PipeWriterClose(w) })
-			PipeRead(r, make([]byte, 1))
+			Go(func() { w.Close() })
+			r.Read(make([]byte, 1))
 			_ = Load(&x)
 			Recv(done)
 		},

@@ -2,21 +2,19 @@ package runtime
 
 import (
 	"io"
-	"runtime"
 	"sync"
-	"weak"
 )
 
-// Pipes whose every use is a call of the hooks below: the rewriter routes
-// an io.Pipe() to Pipe only when both ends are locals used as nothing but
-// the receivers of direct calls of their methods (rewrite/pipes.go). Such
-// a pipe is not io's: it is io/pipe.go's algorithm again, on the
-// runtime's controlled channels, mutex and Once (pipeModel), so a Read
-// blocked for a Write is a goroutine the scheduler sees blocked, which
-// Write wakes it and when a Close lands between two Writes are decisions
-// of the strategy, replayed exactly, and the detector's edges are those
-// of the channels Go's pipe synchronizes through. The io.PipeReader and
-// io.PipeWriter that Pipe returns are only the keys of their model.
+// io.Pipe is Go code over channels, a mutex and a Once (io/pipe.go), but
+// package io is not rewritten: a Read blocked for a Write would block
+// outside the scheduler's sight and come back by real scheduling. The
+// rewriter makes `r, w := io.Pipe()` a Pipe when the program cannot tell
+// the ends' types apart (rewrite/pipes.go): their methods are io's
+// algorithm again on the runtime's channels, mutex and Once, so which
+// Write a Read takes and whether a Close comes first are decisions of the
+// strategy, replayed exactly, whoever calls them (the program, or a
+// library it gave an end to as an io.Reader), and the detector's edges
+// are those of the channels Go's pipe synchronizes through.
 
 // pipeModel is io's pipe (io/pipe.go, Go 1.26) on controlled primitives.
 type pipeModel struct {
@@ -34,42 +32,55 @@ type pipeModel struct {
 	rerr, werr error
 }
 
-// pipeModels maps the ends Pipe returned to their model. The keys are weak
-// so that a pipe nobody holds is collected, its entries deleted by the
-// cleanups Pipe registers.
-var pipeModels sync.Map // weak.Pointer[io.PipeReader] or weak.Pointer[io.PipeWriter] → *pipeModel
+// PipeReader is the read half of a Pipe: io.PipeReader's methods.
+type PipeReader struct{ p *pipeModel }
 
-// Pipe is io.Pipe, with a pipe the scheduler controls.
+// PipeWriter is the write half of a Pipe: io.PipeWriter's methods.
+type PipeWriter struct{ p *pipeModel }
+
+// Pipe is io.Pipe, with a pipe the scheduler controls. Outside an
+// execution, its hooks are Go's own operations: it is io's pipe.
 //
 //go:norace
-func Pipe() (*io.PipeReader, *io.PipeWriter) {
-	r, w := io.Pipe()
+func Pipe() (*PipeReader, *PipeWriter) {
 	p := &pipeModel{
 		wrCh: Chan(make(chan []byte)),
 		rdCh: Chan(make(chan int)),
 		done: Chan(make(chan struct{})),
 	}
-	rk, wk := weak.Make(r), weak.Make(w)
-	pipeModels.Store(rk, p)
-	pipeModels.Store(wk, p)
-	runtime.AddCleanup(r, forgetPipeEnd, any(rk))
-	runtime.AddCleanup(w, forgetPipeEnd, any(wk))
-	return r, w
+	return &PipeReader{p}, &PipeWriter{p}
 }
 
-//go:norace
-func forgetPipeEnd(k any) { pipeModels.Delete(k) }
-
-// modelOf returns the model of a pipe end, nil for a pipe Pipe did not
-// make (a hook's caller compiled against another Pipe).
+// Read is io.PipeReader's: it blocks until a Write or a Close.
 //
 //go:norace
-func modelOf[T any](end *T) *pipeModel {
-	if p, ok := pipeModels.Load(weak.Make(end)); ok {
-		return p.(*pipeModel)
-	}
-	return nil
-}
+func (r *PipeReader) Read(data []byte) (int, error) { return r.p.read(data) }
+
+// Close is io.PipeReader's.
+//
+//go:norace
+func (r *PipeReader) Close() error { return r.p.closeRead(nil) }
+
+// CloseWithError is io.PipeReader's.
+//
+//go:norace
+func (r *PipeReader) CloseWithError(err error) error { return r.p.closeRead(err) }
+
+// Write is io.PipeWriter's: it blocks until Reads took all of data, or a
+// Close.
+//
+//go:norace
+func (w *PipeWriter) Write(data []byte) (int, error) { return w.p.write(data) }
+
+// Close is io.PipeWriter's.
+//
+//go:norace
+func (w *PipeWriter) Close() error { return w.p.closeWrite(nil) }
+
+// CloseWithError is io.PipeWriter's.
+//
+//go:norace
+func (w *PipeWriter) CloseWithError(err error) error { return w.p.closeWrite(err) }
 
 //go:norace
 func (p *pipeModel) read(b []byte) (int, error) {
@@ -161,54 +172,4 @@ func (p *pipeModel) writeCloseError() error {
 		return rerr
 	}
 	return io.ErrClosedPipe
-}
-
-// PipeRead is r.Read(b) on a pipe Pipe made.
-//
-//go:norace
-func PipeRead(r *io.PipeReader, b []byte) (int, error) {
-	if p := modelOf(r); p != nil {
-		return p.read(b)
-	}
-	return r.Read(b)
-}
-
-// PipeWrite is w.Write(b) on a pipe Pipe made.
-//
-//go:norace
-func PipeWrite(w *io.PipeWriter, b []byte) (int, error) {
-	if p := modelOf(w); p != nil {
-		return p.write(b)
-	}
-	return w.Write(b)
-}
-
-// PipeReaderClose is r.Close() on a pipe Pipe made.
-//
-//go:norace
-func PipeReaderClose(r *io.PipeReader) error { return PipeReaderCloseWithError(r, nil) }
-
-// PipeReaderCloseWithError is r.CloseWithError(err) on a pipe Pipe made.
-//
-//go:norace
-func PipeReaderCloseWithError(r *io.PipeReader, err error) error {
-	if p := modelOf(r); p != nil {
-		return p.closeRead(err)
-	}
-	return r.CloseWithError(err)
-}
-
-// PipeWriterClose is w.Close() on a pipe Pipe made.
-//
-//go:norace
-func PipeWriterClose(w *io.PipeWriter) error { return PipeWriterCloseWithError(w, nil) }
-
-// PipeWriterCloseWithError is w.CloseWithError(err) on a pipe Pipe made.
-//
-//go:norace
-func PipeWriterCloseWithError(w *io.PipeWriter, err error) error {
-	if p := modelOf(w); p != nil {
-		return p.closeWrite(err)
-	}
-	return w.CloseWithError(err)
 }

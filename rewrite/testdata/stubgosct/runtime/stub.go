@@ -126,19 +126,22 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
 	return context.WithCancelCause(parent)
 }
-func Pipe() (*io.PipeReader, *io.PipeWriter)                     { return io.Pipe() }
-func PipeRead(r *io.PipeReader, b []byte) (int, error)           { return r.Read(b) }
-func PipeWrite(w *io.PipeWriter, b []byte) (int, error)          { return w.Write(b) }
-func PipeReaderClose(r *io.PipeReader) error                     { return r.Close() }
-func PipeReaderCloseWithError(r *io.PipeReader, err error) error { return r.CloseWithError(err) }
-func PipeWriterClose(w *io.PipeWriter) error                     { return w.Close() }
-func PipeWriterCloseWithError(w *io.PipeWriter, err error) error { return w.CloseWithError(err) }
-func NetPipe() (net.Conn, net.Conn)                              { return net.Pipe() }
-func Read(addr any) Token                                        { return Token{} }
-func Write(addr any) Token                                       { return Token{} }
-func Then[T any](_ Token, v T) T                                 { return v }
-func Load[T any](p *T) T                                         { return *p }
-func Store[T any](p *T, v T)                                     { *p = v }
+
+// PipeReader and PipeWriter are types of their own, as the runtime's: a
+// rewritten pipe that needed io's types would not compile.
+type PipeReader struct{ *io.PipeReader }
+type PipeWriter struct{ *io.PipeWriter }
+
+func Pipe() (*PipeReader, *PipeWriter) {
+	r, w := io.Pipe()
+	return &PipeReader{r}, &PipeWriter{w}
+}
+func NetPipe() (net.Conn, net.Conn) { return net.Pipe() }
+func Read(addr any) Token           { return Token{} }
+func Write(addr any) Token          { return Token{} }
+func Then[T any](_ Token, v T) T    { return v }
+func Load[T any](p *T) T            { return *p }
+func Store[T any](p *T, v T)        { *p = v }
 
 type Site struct{ Expr, Pos string }
 
