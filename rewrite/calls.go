@@ -18,8 +18,9 @@ var funcHooks = map[string]string{
 	"context.WithTimeout": "WithTimeout", "context.WithDeadline": "WithDeadline",
 	"context.WithTimeoutCause": "WithTimeoutCause", "context.WithDeadlineCause": "WithDeadlineCause",
 	"context.WithCancel": "WithCancel", "context.WithCancelCause": "WithCancelCause",
-	"runtime.Gosched": "Gosched",
-	"sync.OnceFunc":   "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
+	"context.AfterFunc": "ContextAfterFunc",
+	"runtime.Gosched":   "Gosched",
+	"sync.OnceFunc":     "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
 	"runtime.NumGoroutine": "NumGoroutine", "runtime.Stack": "Stack",
 	"net.Pipe": "NetPipe", // Go code over channels, in a package not rewritten (runtime/netpipe.go)
 

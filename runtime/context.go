@@ -302,7 +302,7 @@ func (c *deadlineCtx) AfterFunc(f func()) func() bool {
 //go:norace
 func (c *deadlineCtx) expire() {
 	if err := c.parent.Err(); err != nil {
-		c.finish(err, false)
+		cancelBy(func() { c.finish(err, false) })
 		return
 	}
 	if e, me := enter(); e != nil && c.Err() == nil {
@@ -312,7 +312,7 @@ func (c *deadlineCtx) expire() {
 		e.hbCancel(me, c.key)
 		e.mu.Unlock()
 	}
-	c.finish(context.DeadlineExceeded, true)
+	cancelBy(func() { c.finish(context.DeadlineExceeded, true) })
 }
 
 // finish makes c done with err and cancels what is attached to it.
@@ -429,7 +429,7 @@ func (c *deadlineCtx) cancel(ctx context.Context, cancel context.CancelCauseFunc
 		e.yield(me, opCancel)
 		cancelling(e, me, ctx, c.key)
 	}
-	cancel(nil)
+	cancelBy(func() { cancel(nil) })
 	c.mu.Lock()
 	stop := c.stopParent
 	c.stopParent = nil
@@ -504,7 +504,7 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 			e.yield(me, opCancel)
 			cancelling(e, me, ctx, k)
 		}
-		cancel()
+		cancelBy(cancel)
 	}}
 	registerContextActive(ctx, parent, h)
 	return ctx, h.cancel
@@ -523,7 +523,7 @@ func WithCancelCause(parent context.Context) (context.Context, context.CancelCau
 			e.yield(me, opCancel)
 			cancelling(e, me, ctx, k)
 		}
-		cancel(cause)
+		cancelBy(func() { cancel(cause) })
 	}}
 	registerContextActive(ctx, parent, h)
 	return ctx, h.cancelCause
@@ -610,7 +610,7 @@ func (w *watchedCtx) AfterFunc(f func()) func() bool {
 					cancelling(e, me, w.child, contextKey(w.child))
 				}
 			}
-			f()
+			cancelBy(f)
 		}
 	})
 	return func() bool { return state.CompareAndSwap(0, 1) }

@@ -242,9 +242,15 @@ type execution struct {
 	// contexts are the contexts instrumented code made, by Done channel,
 	// for the leak check (context.go, leak.go).
 	contexts rmap[unsafe.Pointer, *ctxInfo]
-	clock    clock
-	sync     syncState
-	hb       hbState
+	// afterFuncs are the functions context.AfterFunc registered and not
+	// started or stopped as far as the last cancellation knew; cancels
+	// counts the cancellations goroutines of the execution are running
+	// (afterfunc.go).
+	afterFuncs []*afterFunc
+	cancels    rtCounter
+	clock      clock
+	sync       syncState
+	hb         hbState
 
 	// lastReport names the call that failed the test (where.go).
 	lastReport reportSite

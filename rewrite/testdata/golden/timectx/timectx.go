@@ -29,3 +29,8 @@ func Wait(ctx context.Context) time.Duration {
 func OnlySleep() {
 	time.Sleep(1)
 }
+
+// Cleanup runs f in a goroutine once ctx is done.
+func Cleanup(ctx context.Context, f func()) (stop func() bool) {
+	return context.AfterFunc(ctx, f)
+}

@@ -136,12 +136,13 @@ func Pipe() (*PipeReader, *PipeWriter) {
 	r, w := io.Pipe()
 	return &PipeReader{r}, &PipeWriter{w}
 }
-func NetPipe() (net.Conn, net.Conn) { return net.Pipe() }
-func Read(addr any) Token           { return Token{} }
-func Write(addr any) Token          { return Token{} }
-func Then[T any](_ Token, v T) T    { return v }
-func Load[T any](p *T) T            { return *p }
-func Store[T any](p *T, v T)        { *p = v }
+func ContextAfterFunc(ctx context.Context, f func()) func() bool { return context.AfterFunc(ctx, f) }
+func NetPipe() (net.Conn, net.Conn)                              { return net.Pipe() }
+func Read(addr any) Token                                        { return Token{} }
+func Write(addr any) Token                                       { return Token{} }
+func Then[T any](_ Token, v T) T                                 { return v }
+func Load[T any](p *T) T                                         { return *p }
+func Store[T any](p *T, v T)                                     { *p = v }
 
 type Site struct{ Expr, Pos string }
 
