@@ -29,6 +29,8 @@ type chanState struct {
 	vals []uint64
 	// owned channels were made by instrumented code in this execution.
 	owned bool
+	// timer channels are a virtual timer's or ticker's C.
+	timer bool
 }
 
 // waiter is a goroutine blocked in a channel operation, or one case of a
@@ -479,8 +481,16 @@ func tryClose[E any](c chan<- E) (p any) {
 //
 //go:norace
 func Len[E any](c <-chan E) int {
-	if e, me := enter(); e != nil {
-		e.yieldOn(me, opLen, chanKey(c))
+	if e, me := enter(); e != nil && e.yieldOn(me, opLen, chanKey(c)) && !asyncTimerChans {
+		// Go 1.23's timer channels look unbuffered: the virtual one
+		// holds the value its timer sent, for the next receive only.
+		e.mu.Lock()
+		cs := e.chans.get(chanKey(c))
+		timer := cs != nil && cs.timer
+		e.mu.Unlock()
+		if timer {
+			return 0
+		}
 	}
 	return len(c)
 }

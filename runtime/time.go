@@ -613,6 +613,23 @@ func runtimeSend[E any](e *execution, c chan E, v E) bool {
 // is received after Stop or Reset (Go 1.23 semantics); it reports whether
 // a value was there. Lock held.
 //
+// asyncTimerChans reports whether this process's timer channels are Go
+// 1.22's: buffered, a value sent at expiry stays there through Stop and
+// Reset, and Stop returns false once it is sent (GODEBUG
+// asynctimerchan=1, the default of modules whose go line is 1.22 or
+// older). Otherwise they are Go 1.23's: Stop and Reset drop a value not
+// yet received, and the channel looks empty to len. The process's own
+// timers say which, GODEBUG included; asked at init, so that no goroutine
+// synchronizes with another to learn it.
+var asyncTimerChans = timerChansAsync()
+
+//go:norace
+func timerChansAsync() bool {
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	return cap(t.C) == 1
+}
+
 //go:norace
 func drain(c chan time.Time) bool {
 	_, _, got := tryRecv((<-chan time.Time)(c))

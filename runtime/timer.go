@@ -163,7 +163,8 @@ func newChanTimer(e *execution, d, period time.Duration) (*time.Timer, *time.Tic
 	if e.over {
 		return nil, nil
 	}
-	e.chanOf(chanKey((<-chan time.Time)(c))).owned = true
+	cs := e.chanOf(chanKey((<-chan time.Time)(c)))
+	cs.owned, cs.timer = true, true
 	e.clock.arm(e, vt, d)
 	if period > 0 {
 		tk := &time.Ticker{C: c}
@@ -308,7 +309,7 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 //go:norace
 func (c *clock) stop(e *execution, vt *vtimer) bool {
 	active := c.disarm(vt)
-	if vt.kind == tkChan && drain(vt.ch) {
+	if vt.kind == tkChan && !asyncTimerChans && drain(vt.ch) {
 		active = true
 		e.popped(e.chanOf(chanKey((<-chan time.Time)(vt.ch))))
 	}
