@@ -114,6 +114,15 @@ func Unlock(m *sync.Mutex) {
 	}
 	e.mu.Lock()
 	st := e.sync.mutex(m)
+	if !st.locked && me.adopted {
+		// A goroutine that joined the execution after locking m outside
+		// it (it was started by uncontrolled code, or by an earlier test
+		// or execution): its Lock went to the real mutex, so must this
+		// Unlock. Reporting Go's fatal error here would be a false alarm.
+		e.mu.Unlock()
+		unlockLeftover(m)
+		return
+	}
 	if !st.locked {
 		e.fatal(me, "sync: unlock of unlocked mutex")
 		return

@@ -172,6 +172,12 @@ func RWUnlock(rw *sync.RWMutex) {
 	}
 	e.mu.Lock()
 	e.release(ptrOf(rw))
+	if st := e.sync.rw(rw); st.writer != rwHeld && me.adopted {
+		// Locked outside the execution, unlocked inside: see Unlock.
+		e.mu.Unlock()
+		rwUnlockLeftover(rw)
+		return
+	}
 	if msg := e.rwUnlock(e.sync.rw(rw)); msg != "" {
 		e.fatal(me, msg)
 		return
@@ -230,6 +236,12 @@ func RUnlock(rw *sync.RWMutex) {
 	e.mu.Lock()
 	e.noteObj(me, ptrOf(rw)) // the step names the RWMutex, as RLock's does
 	e.releaseMerge(rwReaders(rw))
+	if st := e.sync.rw(rw); len(st.readers) == 0 && me.adopted {
+		// Read-locked outside the execution: see Unlock.
+		e.mu.Unlock()
+		rUnlockLeftover(rw)
+		return
+	}
 	if msg := e.rwRUnlock(me, e.sync.rw(rw)); msg != "" {
 		e.fatal(me, msg)
 		return

@@ -109,3 +109,43 @@ func TestUncontrolledDeadlock(t *testing.T) {
 		t.Errorf("the deadlock does not say where the goroutine in uncontrolled code is: %q", b.Message)
 	}
 }
+
+// TestReleaseOfWhatWasTakenOutside: goroutines that locked a Mutex, a
+// RWMutex (both ways) and counted a WaitGroup before the execution began
+// (as one a library or an earlier test started) release them inside it.
+// Their acquisitions went to the real objects, so the releases must too:
+// reporting Go's fatal "unlock of unlocked mutex" or a negative counter
+// would be a false alarm, and the real objects would stay held.
+func TestReleaseOfWhatWasTakenOutside(t *testing.T) {
+	var mu sync.Mutex
+	var rw, rr sync.RWMutex
+	var wg sync.WaitGroup
+	taken := make(chan struct{})
+	release := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		Lock(&mu)
+		RWLock(&rw)
+		RLock(&rr)
+		Add(&wg, 1)
+		close(taken)
+		<-release // uncontrolled: it joins the execution at its next hook
+		Unlock(&mu)
+		RWUnlock(&rw)
+		RUnlock(&rr)
+		Done(&wg)
+		close(finished)
+	}()
+	<-taken
+	x := check(t, "random", 1, func(t *testing.T) {
+		close(release)
+		<-finished // uncontrolled too: the releases happen in the execution
+	})
+	if x.bugs != 0 {
+		t.Errorf("%d bugs reported for releases of objects taken outside the execution", x.bugs)
+	}
+	// The real objects are free again.
+	if !mu.TryLock() || !rw.TryLock() || !rr.TryLock() || wgCounter(&wg) != 0 {
+		t.Errorf("a real object is still held: mutex, RWMutex, read-locked RWMutex or WaitGroup")
+	}
+}

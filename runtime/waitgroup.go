@@ -54,6 +54,15 @@ func Add(wg *sync.WaitGroup, delta int) {
 	}
 	st := e.sync.wg(wg)
 	st.n += delta
+	if st.n < 0 && me.adopted {
+		// A Done for an Add made outside the execution (by the goroutine's
+		// starter, in uncontrolled code or an earlier test): it belongs
+		// to the real counter. See Unlock.
+		st.n -= delta
+		e.mu.Unlock()
+		addLeftover(wg, delta)
+		return
+	}
 	if st.n < 0 {
 		e.mu.Unlock()
 		panic(msgNegative)
