@@ -35,6 +35,15 @@ import (
 // the recorded execution did instead of measuring again. Goroutines waiting
 // in testing's t.Run for a controlled subtest are not charged: the
 // subtest's own steps already count.
+//
+// A systematic strategy (dfs, dpor, the bounded ones) runs the previous
+// execution's decisions again up to the one it changes. Measured afresh,
+// that prefix's charges would differ on a loaded machine, the program
+// could read another time and take another path under the same
+// decisions, and the strategy's tree would no longer describe the
+// program (a branch lost, a find owed to load). So while an execution's
+// decisions are the previous one's, it takes the previous one's charges
+// (prefixCharge), and measures only past the first new decision.
 
 // charge is one charge of the trail: before decision at (an index into
 // the trail), the clock moved by d.
@@ -79,7 +88,37 @@ func (e *execution) chargeStall() {
 	if e.stalled.Load() != 0 {
 		d += time.Duration(e.stalled.Swap(0))
 	}
+	if pd, ok := e.prefixCharge(); ok {
+		d = pd
+	}
 	e.applyCharge(d)
+}
+
+// prefixCharge is the previous execution's charge before the decision
+// about to be made, if every decision so far was the previous one's. Lock
+// held.
+//
+//go:norace
+func (e *execution) prefixCharge() (time.Duration, bool) {
+	at := len(e.trail)
+	if at >= len(e.prevTrail) {
+		e.prevTrail = nil
+		return 0, false
+	}
+	for ; e.prevSame < at; e.prevSame++ {
+		if e.trail[e.prevSame] != e.prevTrail[e.prevSame] {
+			e.prevTrail = nil
+			return 0, false
+		}
+	}
+	var d time.Duration
+	for len(e.prevCharges) > 0 && e.prevCharges[0].at <= at {
+		if e.prevCharges[0].at == at {
+			d += e.prevCharges[0].d
+		}
+		e.prevCharges = e.prevCharges[1:]
+	}
+	return d, true
 }
 
 // applyCharge moves the clock by d and records it. Lock held.

@@ -34,6 +34,10 @@ type explorer struct {
 	// replayer and trace0 are set in replay mode.
 	replayer *replay.Replayer
 	trace0   *replay.Trace
+	// prevTrail and prevCharges are the last execution's that was not a
+	// replay, for the next one's charges (charge.go).
+	prevTrail   []decision
+	prevCharges []charge
 
 	// statePath is the file of the saved search (Config.State), "" when
 	// the search is not saved; resumed and bugsBefore are the schedules and
@@ -331,10 +335,16 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 	}
 	var output string
 	known := false
-	if r, ok := s.(*replay.Replayer); ok {
+	r, replaying := s.(*replay.Replayer)
+	if replaying {
 		// A replay moves the clock by the recorded charges of real
 		// time, and measures none (charge.go).
 		e.replayCharges = recordedCharges(r.Trace())
+	} else {
+		// Where this execution's decisions are the last one's, so are
+		// its charges (charge.go).
+		e.prevTrail, e.prevCharges = x.prevTrail, x.prevCharges
+		defer func() { x.prevTrail, x.prevCharges = e.trail, e.charges }()
 	}
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t

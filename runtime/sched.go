@@ -162,10 +162,16 @@ type execution struct {
 	// (charge.go).
 	pendingCharge time.Duration
 	stalled       atomicInt64
-	trail         []decision
-	ops           []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
-	stepLog       stepLog         // detailed mode: what each goroutine did (steps.go)
-	pt            strategies.Point
+	// prevTrail and prevCharges are the previous execution's decisions and
+	// charges, prevSame how many of this one's decisions were checked
+	// equal to them (prefixCharge); prevTrail is nil once they differ.
+	prevTrail   []decision
+	prevCharges []charge
+	prevSame    int
+	trail       []decision
+	ops         []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
+	stepLog     stepLog         // detailed mode: what each goroutine did (steps.go)
+	pt          strategies.Point
 
 	// in are the execution's inputs: its random source's seed, its
 	// clock's epoch, its goroutine count (inputs.go).

@@ -472,3 +472,44 @@ func TestShortTimeoutsOnCompletedWork(t *testing.T) {
 		}
 	}
 }
+
+// Real time charged to the clock is measured once per prefix: dfs runs
+// the previous execution's decisions again before it branches, and there
+// the program reads the time it read then, however long the machine took
+// this time. Measured afresh, the uncontrolled work's charge differs from
+// one execution to the next, and a program that branches on the time
+// would take another path under the same decisions.
+func TestPrefixKeepsItsCharges(t *testing.T) {
+	c := &wire.Config{Mode: "explore", Strategy: "dfs", Schedules: 12, Seed: 1, TraceDir: t.TempDir()}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reads []time.Duration
+	x.explore(func(t *testing.T) {
+		start := Now()
+		Gosched()
+		// Uncontrolled work, on every schedule's common prefix: the
+		// schedules differ only in what follows.
+		for until := time.Now().Add(20 * time.Millisecond); time.Now().Before(until); {
+		}
+		Gosched()
+		reads = append(reads, Since(start))
+		ch := Chan(make(chan int))
+		Go(func() { Send(ch, 1) })
+		Go(func() { Send(ch, 2) })
+		Recv(ch)
+		Recv(ch)
+	})
+	if len(reads) < 3 {
+		t.Fatalf("%d schedules: the test needs several", len(reads))
+	}
+	if reads[0] < time.Millisecond {
+		t.Fatalf("20 ms of work charged %v: the charge is not measured", reads[0])
+	}
+	for i, d := range reads {
+		if d != reads[0] {
+			t.Errorf("schedule %d read %v after the work, schedule 1 %v", i+1, d, reads[0])
+		}
+	}
+}
