@@ -4,6 +4,7 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"testing"
+	"time"
 
 	"github.com/gosct/gosct/strategies"
 )
@@ -249,7 +250,7 @@ func BenchmarkMapRange(b *testing.B) {
 func BenchmarkInputs(b *testing.B) {
 	e := newExecution(sameFirst{}, defaultSettings, nil)
 	for i := 0; i < b.N; i++ {
-		e.setInputs(freshInputs(1, i, false))
+		e.setInputs(freshInputs(1, i, false, time.Now()))
 	}
 }
 

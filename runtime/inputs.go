@@ -99,17 +99,25 @@ type inputs struct {
 
 // freshInputs are the inputs of a new execution: the seed from the run's
 // seed and, unless the strategy re-executes prefixes (Stateless), the
-// schedule number; the epoch and goroutine count as they are now.
+// schedule number; the goroutine count as it is now. The epoch, the
+// virtual clock's origin, has the second of start (the exploration's: a
+// program comparing the time with a file's or a certificate's sees the
+// present) and a fraction drawn from the seed, like the random source: a
+// re-executing strategy's executions, and two strategies run with one
+// seed, read the same clock under the same decisions (a program that
+// branches on the millisecond takes the same branch), while a random
+// strategy's schedules each draw another fraction.
 //
 //go:norace
-func freshInputs(runSeed int64, schedule int, stateless bool) inputs {
+func freshInputs(runSeed int64, schedule int, stateless bool, start time.Time) inputs {
 	n := uint64(schedule)
 	if stateless {
 		n = 0
 	}
+	seed := mix64(uint64(runSeed)*0x9e3779b97f4a7c15 + n)
 	return inputs{
-		seed:       mix64(uint64(runSeed)*0x9e3779b97f4a7c15 + n),
-		epoch:      time.Now().UnixNano(),
+		seed:       seed,
+		epoch:      start.Truncate(time.Second).UnixNano() + int64(mix64(seed^0x5eed0f7153)%uint64(time.Second)),
 		goroutines: runtime.NumGoroutine(),
 	}
 }
