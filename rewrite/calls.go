@@ -363,6 +363,12 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 		if m := unparen(call.Args[0]); r.isMap(m) {
 			call.Args[0] = r.replaced(r.hook(m.Pos(), "ShadowMapRead", m, r.siteText(r.exprText(call), m.Pos())), m)
 		}
+	case "cap":
+		// Cap knows Go 1.23's timer channels (cap 0); like Len, it
+		// takes a <-chan E.
+		if isChan(call.Args[0]) && !isSendOnly(r.typeOf(call.Args[0])) {
+			c.Replace(r.replaced(r.hook(call.Pos(), "Cap", call.Args[0]), call))
+		}
 	case "copy":
 		// copy writes dst's elements and reads src's: shadow-only
 		// accesses of the ranges, as Go's detector sees them.

@@ -495,6 +495,27 @@ func Len[E any](c <-chan E) int {
 	return len(c)
 }
 
+// Cap is cap(c) for a channel. Not a scheduling point (a capacity never
+// changes), but Go 1.23's timer channels look unbuffered (cap 0), while
+// the virtual one underneath has a buffer of one.
+//
+//go:norace
+func Cap[E any](c <-chan E) int {
+	if asyncTimerChans {
+		return cap(c)
+	}
+	if e, _ := enter(); e != nil {
+		e.mu.Lock()
+		cs := e.chans.get(chanKey(c))
+		timer := cs != nil && cs.timer
+		e.mu.Unlock()
+		if timer {
+			return 0
+		}
+	}
+	return cap(c)
+}
+
 // racePollSkip reports, under -race, that polling a send on a channel
 // made by instrumented code cannot succeed (it is unbuffered or full,
 // and only the model's goroutines use it: a receiver would have taken the

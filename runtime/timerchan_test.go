@@ -18,14 +18,15 @@ type timerOps struct {
 	reset    func(*time.Timer, time.Duration) bool
 	poll     func(<-chan time.Time) bool // a receive that does not block
 	length   func(<-chan time.Time) int
+	capacity func(<-chan time.Time) int
 }
 
 // timerScript shows what Stop, Reset and len do to a value a timer sent
-// that nobody received.
+// that nobody received, and the channel's capacity.
 func timerScript(o timerOps) string {
 	tm := o.newTimer(time.Millisecond)
 	o.sleep(5 * time.Millisecond)
-	l := o.length(tm.C)
+	l, c := o.length(tm.C), o.capacity(tm.C)
 	stopped := o.stop(tm)
 	stale := o.poll(tm.C)
 	tm2 := o.newTimer(time.Millisecond)
@@ -33,7 +34,7 @@ func timerScript(o timerOps) string {
 	active := o.reset(tm2, time.Hour)
 	stale2 := o.poll(tm2.C)
 	o.stop(tm2)
-	return fmt.Sprintf("len %d; Stop %v, value after %v; Reset %v, value after %v", l, stopped, stale, active, stale2)
+	return fmt.Sprintf("len %d, cap %d; Stop %v, value after %v; Reset %v, value after %v", l, c, stopped, stale, active, stale2)
 }
 
 func TestVictimTimerChans(t *testing.T) {
@@ -50,7 +51,8 @@ func TestVictimTimerChans(t *testing.T) {
 				return false
 			}
 		},
-		length: func(c <-chan time.Time) int { return len(c) },
+		length:   func(c <-chan time.Time) int { return len(c) },
+		capacity: func(c <-chan time.Time) int { return cap(c) },
 	}
 	want := timerScript(goOps)
 	Test(t, func(t *testing.T) {
@@ -59,8 +61,9 @@ func TestVictimTimerChans(t *testing.T) {
 		}
 		got := timerScript(timerOps{
 			newTimer: NewTimer, sleep: Sleep, stop: TimerStop, reset: TimerReset,
-			poll:   func(c <-chan time.Time) bool { return Select(true, OnRecv(c)) == 0 },
-			length: Len[time.Time],
+			poll:     func(c <-chan time.Time) bool { return Select(true, OnRecv(c)) == 0 },
+			length:   Len[time.Time],
+			capacity: Cap[time.Time],
 		})
 		if got != want {
 			t.Errorf("gosct: %s\nGo:    %s", got, want)

@@ -37,6 +37,7 @@ func Recv[T any](c <-chan T) T          { return <-c }
 func Recv2[T any](c <-chan T) (T, bool) { v, ok := <-c; return v, ok }
 func Close[T any](c chan<- T)           { close(c) }
 func Len[T any](c <-chan T) int         { return len(c) }
+func Cap[T any](c <-chan T) int         { return cap(c) }
 
 // Case is a select case built by OnRecv or OnSend.
 type Case interface{ sc() reflect.SelectCase }
