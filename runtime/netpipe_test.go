@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,7 +58,10 @@ func netPipeScript(c1, c2 net.Conn, spawn func(func()), now func() time.Time) st
 // NetPipe's conns behave as net.Pipe's, error for error, in an execution
 // (on the virtual clock) and outside one.
 func TestNetPipeMatchesNet(t *testing.T) {
-	spawn := func(f func()) { go f() }
+	// Writers outside executions are waited for, as in TestPipeMatchesIO.
+	var helpers sync.WaitGroup
+	defer helpers.Wait()
+	spawn := func(f func()) { helpers.Go(f) }
 	c1, c2 := net.Pipe()
 	want := netPipeScript(c1, c2, spawn, time.Now)
 	check(t, "random", 20, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -82,7 +83,11 @@ func pipeScript(p pipeOps, spawn func(func())) string {
 // The model behaves as io.Pipe, error for error.
 func TestPipeMatchesIO(t *testing.T) {
 	r, w := io.Pipe()
-	spawn := func(f func()) { go f() }
+	// The writers outside executions are waited for: one still returning
+	// from its Write would run on into the next test's executions.
+	var helpers sync.WaitGroup
+	defer helpers.Wait()
+	spawn := func(f func()) { helpers.Go(f) }
 	want := pipeScript(pipeOps{r.Read, w.Write, r.CloseWithError, w.CloseWithError}, spawn)
 	check(t, "random", 20, func(t *testing.T) {
 		r, w := Pipe()
