@@ -4,6 +4,9 @@ import (
 	"context"
 	"runtime"
 	"sync/atomic"
+	"unsafe"
+
+	"github.com/gosct/gosct/strategies"
 )
 
 // context.AfterFunc(ctx, f) runs f in a goroutine of its own once ctx is
@@ -90,6 +93,7 @@ func (e *execution) runCancel(me *goroutine, cancel func()) {
 	defer e.cancels.Add(-1)
 	cancel()
 	e.mu.Lock()
+	e.wakeCancelled()
 	pending := e.afterFuncs
 	e.afterFuncs = nil
 	e.mu.Unlock()
@@ -107,6 +111,27 @@ func (e *execution) runCancel(me *goroutine, cancel func()) {
 	e.mu.Lock()
 	e.afterFuncs = append(armed, e.afterFuncs...)
 	e.mu.Unlock()
+}
+
+// wakeCancelled readies the goroutines blocked on what a cancel by a
+// goroutine of the execution closed (the Done channels of the contexts it
+// cancelled, channels of package context): that goroutine closed them, at
+// this step, in every run, so unlike what pollEager finds at the next
+// decision they are not noted as fed by uncontrolled code, and a report
+// does not call the plainest `case <-ctx.Done()` a source gosct does not
+// control. Lock held.
+//
+//go:norace
+func (e *execution) wakeCancelled() {
+	if e.eagerPollers == 0 {
+		return
+	}
+	for _, g := range e.gs {
+		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
+			e.setRunnable(g)
+			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
+		}
+	}
 }
 
 // cancelBy runs cancel as runCancel does when the caller is a goroutine of

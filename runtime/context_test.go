@@ -325,3 +325,33 @@ func TestContextOwnParent(t *testing.T) {
 		_ = cancel5
 	})
 }
+
+// A goroutine waiting on ctx.Done() that a goroutine of the execution
+// cancels was woken by the execution: the report's source log does not
+// name the channel as one uncontrolled code fed.
+func TestCancelWakesDoneWaiterAsControlled(t *testing.T) {
+	for _, how := range []string{"cancel", "timeout"} {
+		e := runInputs(t, inputs{seed: 1, epoch: 1}, true, func(t *testing.T) {
+			var ctx context.Context
+			if how == "cancel" {
+				var cancel context.CancelFunc
+				ctx, cancel = WithCancel(context.Background())
+				defer cancel()
+				Go(func() {
+					Sleep(time.Second) // the test goroutine blocks first
+					cancel()
+				})
+			} else {
+				var cancel context.CancelFunc
+				ctx, cancel = WithTimeout(context.Background(), time.Second)
+				defer cancel()
+			}
+			Recv(ctx.Done())
+		})
+		for _, s := range e.sources {
+			if s.Kind == "uncontrolled channel" {
+				t.Errorf("%s: source log names %q at %s", how, s.What, s.Pos)
+			}
+		}
+	}
+}
