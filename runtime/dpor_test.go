@@ -185,6 +185,17 @@ var differential = map[string]func(t *testing.T, record func(string)){
 		Recv(done)
 		record(fmt.Sprint(Load(&x)))
 	},
+	// A timer that can fire early and is then stopped: its firing is
+	// disabled by the Stop, never a step of the execution that stops it
+	// first, and must still be tried before the Stop.
+	"timer stopped before it fires": func(t *testing.T, record func(string)) {
+		var x int
+		tm := AfterFunc(time.Microsecond, func() { Store(&x, 1) })
+		Store(&x, Load(&x)+10)
+		stopped := TimerStop(tm)
+		Gosched()
+		record(fmt.Sprint(stopped, " ", Load(&x)))
+	},
 	"waitgroup wait races": func(t *testing.T, record func(string)) {
 		var wg sync.WaitGroup
 		var x int
@@ -200,9 +211,10 @@ var differential = map[string]func(t *testing.T, record func(string)){
 // racyDifferential names the differential programs that race on purpose:
 // under -race they are skipped, as -race reports their races.
 var racyDifferential = map[string]bool{
-	"racy increments":      true,
-	"sleep and timers":     true,
-	"waitgroup wait races": true,
+	"racy increments":               true,
+	"sleep and timers":              true,
+	"timer stopped before it fires": true,
+	"waitgroup wait races":          true,
 }
 
 // differentialNames lists the differential programs in order, without the

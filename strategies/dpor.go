@@ -593,6 +593,38 @@ func (d *DPOR) complete(last *Event) {
 	d.sleep = d.sleep[:k]
 }
 
+// fireWhereOffered puts the clock in the backtrack set of the last point
+// that offered it, when it was not chosen there nor at any point after. A
+// step since then disabled the firing (a Stop or Reset of the timer, a
+// receive that drained its channel), and the firing, never a step of this
+// execution, has no race of its own in its trace to reverse: the race
+// with the disabling step is reversed here, by firing at the last point
+// it could. Where the firing is then a step, its races with the steps
+// before it bring it earlier, point by point (it conflicts with every
+// step). Left to the appended firing's races alone, a timer stopped
+// before the end was never fired early: its level no longer offers the
+// clock (race).
+func (d *DPOR) fireWhereOffered() {
+	for l := len(d.levels) - 1; l >= 0; l-- {
+		lv := &d.levels[l]
+		if lv.Kind != Goroutine || !slices.Contains(lv.Enabled, Clock) {
+			continue
+		}
+		switch {
+		case lv.Chosen == Clock || slices.Contains(lv.Backtrack, Clock):
+		case d.bound < 0:
+			if !slices.Contains(lv.Sleep, Clock) {
+				lv.Backtrack = append(lv.Backtrack, Clock)
+			}
+		case d.within(lv, Clock):
+			lv.Backtrack = append(lv.Backtrack, Clock)
+		default:
+			d.clipped = true
+		}
+		return
+	}
+}
+
 // fired appends to the trace a firing of the clock that no point chose.
 func (d *DPOR) fired() {
 	d.tr.see(Clock)
@@ -658,6 +690,7 @@ func (d *DPOR) finish(end End) {
 		// the execution could still have taken. As the last step,
 		// it races with the last step of every goroutine, and those
 		// races put the clock where it was offered.
+		d.fireWhereOffered()
 		d.fired()
 	}
 	n := len(d.tr.steps)
