@@ -30,6 +30,10 @@ func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	defer func() { e.finishMain(recover(), returned) }()
 	startCleanups(t)
 	defer runCleanups(t) // before the leak check; see cleanup.go
+	// The parallel subtests run when the body has returned, before the
+	// cleanups (parallel.go); not after a panic (a t.FailNow or SkipNow
+	// leaves t failed or skipped).
+	defer func() { e.releaseParallel(t, returned || t.Failed() || t.Skipped()) }()
 	body(t)
 	returned = true
 }

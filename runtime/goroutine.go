@@ -3,6 +3,7 @@ package runtime
 import (
 	"runtime"
 	"strings"
+	"testing"
 	"time"
 	"unsafe"
 )
@@ -75,6 +76,11 @@ type goroutine struct {
 	// time nor holds the virtual clock for it.
 	inRun     bool
 	runParent *goroutine
+	// runT is the test whose t.Run started this subtest's goroutine; par
+	// is set once it called t.Parallel (parallel.go).
+	runT    *testing.T
+	par     *parGroup
+	subtest string // its name, for reports
 	// runPending: the subtest g started in t.Run has not reached the
 	// runtime yet.
 	runPending bool
@@ -166,6 +172,9 @@ func (g *goroutine) doing() (gRun, string) { return runState(g.gp, g.goid) }
 func (g *goroutine) creationSite() string {
 	if g.id == 0 {
 		return "test goroutine"
+	}
+	if g.created == 0 && g.runT != nil {
+		return "subtest " + g.subtest
 	}
 	if g.created == 0 {
 		return "started by uncontrolled code"

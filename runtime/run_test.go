@@ -1,6 +1,12 @@
 package runtime
 
-import "testing"
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gosct/gosct/internal/wire"
+)
 
 func TestRunSubtestsJoinExecution(t *testing.T) {
 	check(t, "random", 3, func(t *testing.T) {
@@ -14,4 +20,63 @@ func TestRunSubtestsJoinExecution(t *testing.T) {
 			})
 		}
 	})
+}
+
+// Parallel subtests run as under go test: after their parent's function
+// has returned (its code after the t.Run calls comes first), beside each
+// other in every order, and before the parent's end.
+func TestParallelSubtestsInterleave(t *testing.T) {
+	orders := map[string]bool{}
+	x := check(t, "dfs", 2000, func(t *testing.T) {
+		var mu sync.Mutex
+		var log []string
+		note := func(s string) {
+			Lock(&mu)
+			log = append(log, s)
+			Unlock(&mu)
+		}
+		for _, n := range []string{"a", "b"} {
+			if !Run(t, n, func(t *testing.T) {
+				Parallel(t)
+				note(n + "1")
+				note(n + "2")
+			}) {
+				t.Errorf("t.Run of a parallel subtest returned false")
+			}
+		}
+		note("parent")
+		Cleanup(t, func() {
+			if len(log) != 5 || log[0] != "parent" {
+				t.Errorf("log %v: want the parent's note first, then both subtests'", log)
+			}
+			orders[strings.Join(log[1:], " ")] = true
+		})
+	})
+	if x.bugs != 0 {
+		t.Fatalf("%d bugs in %d schedules", x.bugs, x.schedules)
+	}
+	// a1 a2 b1 b2 in every interleaving that keeps each subtest's order: 6.
+	if len(orders) != 6 {
+		t.Errorf("%d orders of the subtests' notes, want 6: %v", len(orders), orders)
+	}
+}
+
+// Parallel subtests that share a variable race, as go test -race says.
+func TestVictimParallelSubtestsRace(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var n int
+		for _, name := range []string{"a", "b"} {
+			Run(t, name, func(t *testing.T) {
+				Parallel(t)
+				StoreAt(&n, LoadAt(&n, &parSite)+1, &parSite)
+			})
+		}
+	})
+}
+
+var parSite = Site{Expr: "n", Pos: "run_test.go:1"}
+
+func TestParallelSubtestsRace(t *testing.T) {
+	wantBug(t, victim(t, "TestVictimParallelSubtestsRace", wire.Config{Strategy: "random", Schedules: 50, Races: "report"}), "race")
 }

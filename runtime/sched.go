@@ -140,8 +140,11 @@ type execution struct {
 	// An rmap, not a map: the goroutines of the execution share it, and
 	// Go's maps would report their accesses under -race.
 	fairReads rmap[unsafe.Pointer, bool]
-	fair      uint64 // fairChoice's generator state
-	tooLong   bool   // stopped at settings.maxSteps, not a bug
+	// parallel are the parallel subtests of each test, by parent
+	// (parallel.go).
+	parallel rmap[*testing.T, *parGroup]
+	fair     uint64 // fairChoice's generator state
+	tooLong  bool   // stopped at settings.maxSteps, not a bug
 	// hbStopped: the race detector stopped in this execution, past
 	// maxRaceGoroutines goroutines (detector.go).
 	hbStopped bool

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -72,17 +73,24 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		e.runPending++
 	}
 	e.mu.Unlock()
+	parent := t
 	ok := t.Run(name, func(t *testing.T) {
 		e2, child := enter() // joins as an adopted goroutine
 		if e2 == e && child != nil {
 			child.parent = me.id
 			child.runParent = me
+			child.runT = parent
+			child.subtest = userTestName(t.Name())
 			defer e.adoptedExit(child)
+			defer parallelDone(child) // after its own parallel subtests
 		}
 		e.mu.Lock()
 		e.endRunPending(me)
 		e.mu.Unlock()
+		ended := false
+		defer func() { e.releaseParallel(t, ended || t.Failed() || t.Skipped()) }()
 		f(t)
+		ended = true
 	})
 	e.mu.Lock()
 	e.endRunPending(me)
@@ -93,17 +101,6 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 	e.hbJoinAll(me)
 	e.mu.Unlock()
 	return ok
-}
-
-// Parallel replaces t.Parallel. A controlled execution runs one goroutine
-// at a time anyway, and a parallel subtest would wait for its parent in
-// uncontrolled code, so inside an execution it does nothing.
-//
-//go:norace
-func Parallel(t *testing.T) {
-	if e, _ := enter(); e == nil {
-		t.Parallel()
-	}
 }
 
 // leave lets me run uncontrolled code that may block: the token goes to
@@ -186,4 +183,17 @@ func (e *execution) endRunPending(g *goroutine) {
 		g.runPending = false
 		e.runPending--
 	}
+}
+
+// userTestName is a test's name as the user wrote it: without the
+// schedule's subtest gosct runs each execution in (TestX/schedule_3/a is
+// TestX/a).
+//
+//go:norace
+func userTestName(name string) string {
+	parts := strings.Split(name, "/")
+	if len(parts) > 1 && strings.HasPrefix(parts[1], "schedule_") {
+		parts = append(parts[:1], parts[2:]...)
+	}
+	return strings.Join(parts, "/")
 }
