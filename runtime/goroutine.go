@@ -81,6 +81,7 @@ type goroutine struct {
 	runT    *testing.T
 	par     *parGroup
 	subtest string // its name, for reports
+	paused  bool   // waiting, in Parallel, for its parent's function to return
 	// runPending: the subtest g started in t.Run has not reached the
 	// runtime yet.
 	runPending bool

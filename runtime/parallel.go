@@ -75,7 +75,9 @@ func Parallel(t *testing.T) {
 	}
 	e.mu.Unlock()
 	sig <- true // what testing's t.Parallel sends: the parent's t.Run returns true
+	me.paused = true
 	Recv(g.barrier)
+	me.paused = false
 }
 
 // releaseParallel runs, as testing does when a test's function has

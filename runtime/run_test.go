@@ -80,3 +80,26 @@ var parSite = Site{Expr: "n", Pos: "run_test.go:1"}
 func TestParallelSubtestsRace(t *testing.T) {
 	wantBug(t, victim(t, "TestVictimParallelSubtestsRace", wire.Config{Strategy: "random", Schedules: 50, Races: "report"}), "race")
 }
+
+// A parallel subtest waiting for its parent is dumped as Go dumps it: in
+// testing's t.Parallel, on a channel receive (goleak ignores goroutines by
+// that frame: a serial subtest's goleak.VerifyNone must not see a leak).
+func TestParallelSubtestPausedInDump(t *testing.T) {
+	check(t, "random", 3, func(t *testing.T) {
+		Run(t, "parallel", func(t *testing.T) { Parallel(t) })
+		Run(t, "serial", func(t *testing.T) {
+			buf := make([]byte, 1<<20)
+			dump := string(buf[:Stack(buf, true)])
+			found := false
+			for _, g := range strings.Split(dump, "\n\n") {
+				lines := strings.Split(g, "\n")
+				if len(lines) > 1 && strings.HasPrefix(lines[1], "testing.(*T).Parallel(") {
+					found = strings.Contains(lines[0], "[chan receive")
+				}
+			}
+			if !found {
+				t.Errorf("no goroutine in testing.(*T).Parallel, waiting on a channel receive:\n%s", dump)
+			}
+		})
+	})
+}

@@ -92,6 +92,10 @@ type goroutineView struct {
 	state   string // the wait reason to show, "" to keep Go's
 	created uintptr
 	parent  int64
+	// paused: a parallel subtest waiting for its parent's function to
+	// return, shown as Go shows it: in testing's t.Parallel (goleak and
+	// its kin ignore such goroutines by that frame).
+	paused bool
 }
 
 //go:norace
@@ -135,6 +139,7 @@ func (e *execution) stackView(me *goroutine) stackView {
 			gv.state = "runnable"
 		case g.state == gBlocked:
 			gv.state = waitReason(g.op)
+			gv.paused = g.paused
 		}
 		v.mine[g.goid] = gv
 	}
@@ -287,6 +292,9 @@ func programStacks(raw []byte, v stackView, first bool) []byte {
 		if mine && gv.state != "" {
 			header = withState(header, gv.state)
 		}
+		if mine && gv.paused {
+			frames = append([][2]string{parallelFrame()}, frames...)
+		}
 		if mine && isOwnFrame(creator[0]) {
 			if d.id == v.main {
 				// Shown as testing ran it: below the test
@@ -370,4 +378,17 @@ func createdBy(pc uintptr, parent int64) [2]string {
 		c += " in goroutine " + strconv.FormatInt(parent, 10)
 	}
 	return [2]string{c, "\t" + file + ":" + strconv.Itoa(line) + " +0x" + strconv.FormatUint(uint64(pc-fn.Entry()), 16)}
+}
+
+// parallelFrame is the frame of testing's t.Parallel, where Go shows a
+// parallel subtest waiting for its parent.
+//
+//go:norace
+func parallelFrame() [2]string {
+	f := runtime.FuncForPC(reflect.ValueOf((*testing.T).Parallel).Pointer())
+	if f == nil {
+		return [2]string{"testing.(*T).Parallel(...)", ""}
+	}
+	file, line := f.FileLine(f.Entry())
+	return [2]string{f.Name() + "(...)", "\t" + file + ":" + itoa(line)}
 }
