@@ -320,7 +320,7 @@ func (x *explorer) inputs() inputs {
 	st, ok := x.strat.(strategies.Stateless)
 	// The schedule's number in the whole search: a part of a divided
 	// search draws the inputs one process would.
-	return freshInputs(x.c.Seed, x.number(), ok && st.Stateless(), x.start)
+	return freshInputs(x.c.Seed, x.number(), ok && st.Stateless(), time.Now())
 }
 
 // runOnce runs one execution in a subtest; skipped reports t.Skip.

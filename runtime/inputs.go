@@ -100,26 +100,28 @@ type inputs struct {
 // freshInputs are the inputs of a new execution: the seed from the run's
 // seed and, unless the strategy re-executes prefixes (Stateless), the
 // schedule number; the goroutine count as it is now. The epoch, the
-// virtual clock's origin, has the second of start (the exploration's: a
-// program comparing the time with a file's or a certificate's sees the
-// present) and a fraction drawn from the seed, like the random source: a
-// re-executing strategy's executions, and two strategies run with one
-// seed, read the same clock under the same decisions (a program that
+// virtual clock's origin, is within a second after now, at a fraction of
+// a second drawn from the seed, like the random source: a re-executing
+// strategy's executions, and two strategies run with one seed, read the
+// same fraction of a second under the same decisions (a program that
 // branches on the millisecond takes the same branch), while a random
-// strategy's schedules each draw another fraction.
+// strategy's schedules each draw another. The second stays the present
+// one, and never before now: a deadline the program computes from
+// time.Now and hands to a real connection (net.Conn.SetDeadline) must not
+// be in the real past.
 //
 //go:norace
-func freshInputs(runSeed int64, schedule int, stateless bool, start time.Time) inputs {
+func freshInputs(runSeed int64, schedule int, stateless bool, now time.Time) inputs {
 	n := uint64(schedule)
 	if stateless {
 		n = 0
 	}
 	seed := mix64(uint64(runSeed)*0x9e3779b97f4a7c15 + n)
-	return inputs{
-		seed:       seed,
-		epoch:      start.Truncate(time.Second).UnixNano() + int64(mix64(seed^0x5eed0f7153)%uint64(time.Second)),
-		goroutines: runtime.NumGoroutine(),
+	epoch := now.Truncate(time.Second).UnixNano() + int64(mix64(seed^0x5eed0f7153)%uint64(time.Second))
+	if epoch < now.UnixNano() {
+		epoch += int64(time.Second)
 	}
+	return inputs{seed: seed, epoch: epoch, goroutines: runtime.NumGoroutine()}
 }
 
 // setInputs gives e its inputs: the virtual clock starts at their epoch

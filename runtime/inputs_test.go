@@ -355,31 +355,32 @@ func TestSmallMapOrderIsDecision(t *testing.T) {
 	}
 }
 
-// The clock's origin is an input like the random seed: the exploration's
-// second, and a fraction drawn from the seed. A re-executing strategy's
-// executions (and two such strategies with one seed) start at the same
-// instant, so a program that branches on the millisecond takes the same
-// branch under the same decisions; a random strategy's schedules each
-// draw another fraction.
+// The clock's origin is an input like the random seed: within a second
+// after now, at a fraction of a second drawn from the seed. A
+// re-executing strategy's executions (and two such strategies with one
+// seed) read the same fraction, so a program that branches on the
+// millisecond takes the same branch under the same decisions; a random
+// strategy's schedules each draw another fraction.
 func TestEpochFollowsSeed(t *testing.T) {
-	start := time.Date(2026, 11, 27, 5, 0, 7, 123456789, time.UTC)
-	sec := start.Truncate(time.Second).UnixNano()
-	a, b := freshInputs(1, 1, true, start), freshInputs(1, 9, true, start)
-	if a.epoch != b.epoch {
-		t.Errorf("re-executing strategy: schedules 1 and 9 start at %d and %d", a.epoch, b.epoch)
-	}
-	if c := freshInputs(1, 1, true, start.Add(300*time.Millisecond)); c.epoch != a.epoch {
-		t.Errorf("two explorations of one second with one seed start at %d and %d", a.epoch, c.epoch)
+	now := time.Date(2026, 11, 27, 5, 0, 7, 123456789, time.UTC)
+	frac := func(e int64) int64 { return e % int64(time.Second) }
+	a := freshInputs(1, 1, true, now)
+	for _, later := range []time.Duration{0, 300 * time.Millisecond, 42 * time.Second} {
+		b := freshInputs(1, 9, true, now.Add(later))
+		if frac(b.epoch) != frac(a.epoch) {
+			t.Errorf("re-executing strategy, %v later: fraction %d, want %d", later, frac(b.epoch), frac(a.epoch))
+		}
 	}
 	fractions := map[int64]bool{}
 	for n := 1; n <= 20; n++ {
-		e := freshInputs(1, n, false, start).epoch
-		if e < sec || e >= sec+int64(time.Second) {
-			t.Fatalf("schedule %d starts at %v, outside the exploration's second", n, time.Unix(0, e))
+		at := now.Add(time.Duration(n) * 37 * time.Millisecond)
+		e := freshInputs(1, n, false, at).epoch
+		if e < at.UnixNano() || e >= at.Add(time.Second).UnixNano() {
+			t.Fatalf("schedule %d starts at %v, not within the second after %v", n, time.Unix(0, e).UTC(), at)
 		}
-		fractions[e] = true
+		fractions[frac(e)] = true
 	}
 	if len(fractions) < 15 {
-		t.Errorf("20 random schedules drew %d distinct origins", len(fractions))
+		t.Errorf("20 random schedules drew %d distinct fractions", len(fractions))
 	}
 }
