@@ -4,9 +4,6 @@ import (
 	"context"
 	"runtime"
 	"sync/atomic"
-	"unsafe"
-
-	"github.com/gosct/gosct/strategies"
 )
 
 // context.AfterFunc(ctx, f) runs f in a goroutine of its own once ctx is
@@ -123,14 +120,8 @@ func (e *execution) runCancel(me *goroutine, cancel func()) {
 //
 //go:norace
 func (e *execution) wakeCancelled() {
-	if e.eagerPollers == 0 {
-		return
-	}
-	for _, g := range e.gs {
-		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
-			e.setRunnable(g)
-			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
-		}
+	if e.eagerPollers != 0 {
+		e.wakeEager(false)
 	}
 }
 

@@ -481,39 +481,37 @@ func tryClose[E any](c chan<- E) (p any) {
 //
 //go:norace
 func Len[E any](c <-chan E) int {
-	if e, me := enter(); e != nil && e.yieldOn(me, opLen, chanKey(c)) && !asyncTimerChans {
-		// Go 1.23's timer channels look unbuffered: the virtual one
-		// holds the value its timer sent, for the next receive only.
-		e.mu.Lock()
-		cs := e.chans.get(chanKey(c))
-		timer := cs != nil && cs.timer
-		e.mu.Unlock()
-		if timer {
-			return 0
-		}
+	if e, me := enter(); e != nil && e.yieldOn(me, opLen, chanKey(c)) && e.syncTimerChan(chanKey(c)) {
+		return 0
 	}
 	return len(c)
 }
 
 // Cap is cap(c) for a channel. Not a scheduling point (a capacity never
-// changes), but Go 1.23's timer channels look unbuffered (cap 0), while
-// the virtual one underneath has a buffer of one.
+// changes).
 //
 //go:norace
 func Cap[E any](c <-chan E) int {
-	if asyncTimerChans {
-		return cap(c)
-	}
-	if e, _ := enter(); e != nil {
-		e.mu.Lock()
-		cs := e.chans.get(chanKey(c))
-		timer := cs != nil && cs.timer
-		e.mu.Unlock()
-		if timer {
-			return 0
-		}
+	if e, _ := enter(); e != nil && e.syncTimerChan(chanKey(c)) {
+		return 0
 	}
 	return cap(c)
+}
+
+// syncTimerChan reports whether k is a timer's channel under Go 1.23's
+// rules, which look unbuffered (len and cap 0): the virtual one holds the
+// value its timer sent, for the next receive only, in a buffer of one.
+//
+//go:norace
+func (e *execution) syncTimerChan(k unsafe.Pointer) bool {
+	if asyncTimerChans {
+		return false
+	}
+	e.mu.Lock()
+	cs := e.chans.get(k)
+	timer := cs != nil && cs.timer
+	e.mu.Unlock()
+	return timer
 }
 
 // racePollSkip reports, under -race, that polling a send on a channel

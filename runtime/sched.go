@@ -966,12 +966,22 @@ func (e *execution) failMain() {
 //
 //go:norace
 func (e *execution) pollEager() {
-	if e.eagerPollers == 0 {
-		return
+	if e.eagerPollers != 0 {
+		e.wakeEager(true)
 	}
+}
+
+// wakeEager readies the blocked goroutines whose operation on an object
+// uncontrolled code can change now completes; fed notes each as fed by
+// uncontrolled code (fedByUncontrolled). Lock held.
+//
+//go:norace
+func (e *execution) wakeEager(fed bool) {
 	for _, g := range e.gs {
 		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
-			e.fedByUncontrolled(g)
+			if fed {
+				e.fedByUncontrolled(g)
+			}
 			e.setRunnable(g)
 			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 		}
