@@ -335,7 +335,13 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		e.byGoid.put(id, g)
 		e.uncontrolled = true
 		if e.set.detailed {
-			e.noteUncontrolled("uncontrolled code", "a goroutine started by uncontrolled code joined as G"+itoa(g.id), callerPos())
+			what := "a goroutine started by uncontrolled code joined as G" + itoa(g.id)
+			if e.runPending > 0 {
+				// Most likely the subtest t.Run waits for: testing
+				// starts it when it will, other goroutines running.
+				what = "a goroutine started by testing (a subtest of t.Run) joined as G" + itoa(g.id)
+			}
+			e.noteUncontrolled("uncontrolled code", what, callerPos())
 		}
 	} else if g.state == gDetached {
 		e.cameBack(g)
