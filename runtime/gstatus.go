@@ -45,7 +45,7 @@ var (
 	reasonOffset  int
 	reasonMu      sync.Mutex
 	reasonNames   [256]string // learnt from tracebacks
-	reasonBlocked [256]uint8  // 0 unknown, 1 blocks until something happens, 2 transient
+	reasonBlocked [256]uint8  // classifyReason's classes; 0 unknown
 )
 
 // gRun is what a goroutine is doing, as far as the scheduler says.
@@ -57,6 +57,7 @@ const (
 	runSyscall               // in a system call
 	runBlocked               // waiting until something happens (a channel, a lock, I/O, a sleep)
 	runTransient             // waiting for the garbage collector, preempted: will go on by itself
+	runSemaphore             // on a semaphore of Go's runtime: the collector's (ends by itself) or a file's lock (internal/poll)
 	runGone                  // exited
 )
 
@@ -191,13 +192,22 @@ func pick(preferred, align, limit int, ok func(int) bool) int {
 }
 
 // classifyReason says whether a wait reason (as the traceback names it)
-// is a goroutine waiting for an event (1) or a pause of Go's own
-// machinery it comes out of by itself (2).
+// is a goroutine waiting for an event (1), a pause of Go's own machinery
+// it comes out of by itself (2), or a wait on a bare runtime semaphore
+// (3). Since Go 1.24 the sync package's waits have reasons of their own
+// ("sync.Mutex.Lock"); a bare "semacquire" is either the collector's or
+// the world stop's semaphore, which any allocation may wait on while a
+// collection starts (on a loaded machine, for longer than the watchdog's
+// look), or internal/poll's lock of a file another goroutine does I/O on.
+// The first ends by itself, the second when that I/O does: neither is
+// the goroutine waiting for the program.
 //
 //go:norace
 func classifyReason(name string) uint8 {
 	switch {
-	case name == "sleep", name == "IO wait", name == "semacquire",
+	case name == "semacquire":
+		return 3
+	case name == "sleep", name == "IO wait",
 		strings.HasPrefix(name, "chan "), strings.HasPrefix(name, "select"),
 		strings.HasPrefix(name, "sync."), strings.HasPrefix(name, "synctest."):
 		return 1
@@ -293,6 +303,8 @@ func runState(gp unsafe.Pointer, id int64) (gRun, string) {
 			return runBlocked, name
 		case 2:
 			return runTransient, name
+		case 3:
+			return runSemaphore, name
 		}
 	}
 	return runUnknown, ""

@@ -100,6 +100,52 @@ func TestRunState(t *testing.T) {
 	}
 }
 
+// A goroutine behind another's read of the same file waits on a bare
+// runtime semaphore (internal/poll's lock of the file), the wait reason
+// an allocation has while a garbage collection starts: runState tells it
+// from a wait for the program (a channel, a sync lock), which the watchdog
+// detaches a holder for at once.
+func TestRunStateSemaphore(t *testing.T) {
+	calibrateGstatus()
+	if !gstatusOK {
+		t.Skip("no g status on this architecture")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var wg sync.WaitGroup
+	read := func() goState {
+		at := make(chan goState)
+		wg.Go(func() {
+			at <- goState{getg(), goid()}
+			var b [1]byte
+			r.Read(b[:])
+		})
+		return <-at
+	}
+	await := func(g goState, want gRun, wantWhy string) {
+		t.Helper()
+		var got gRun
+		var why string
+		for try := 0; try < 2000; try++ {
+			if got, why = runState(g.gp, g.id); got == want && why == wantWhy {
+				return
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		t.Errorf("runState = %d %q, want %d %q", got, why, want, wantWhy)
+	}
+	first := read()
+	await(first, runBlocked, "IO wait")
+	second := read()
+	await(second, runSemaphore, "semacquire")
+	w.Write([]byte{1, 2})
+	w.Close()
+	wg.Wait()
+}
+
 // TestGstatusLayout checks calibration against this Go's own source
 // (runtime2.go in GOROOT): the fields around goid and the status values.
 func TestGstatusLayout(t *testing.T) {

@@ -121,7 +121,7 @@ func (e *execution) workingDetached() []*goroutine {
 	var gs []*goroutine
 	for _, g := range e.ownDetached() {
 		switch st, why := g.doing(); st {
-		case runRunning, runSyscall, runUnknown, runTransient:
+		case runRunning, runSyscall, runUnknown, runTransient, runSemaphore:
 			gs = append(gs, g)
 		case runBlocked:
 			if why == "sleep" || why == "IO wait" {
@@ -326,19 +326,20 @@ func (e *execution) quietDeadlock() bool {
 }
 
 // syncWait reports a wait that only another goroutine (or a timer) can
-// end: on a channel or a lock, not on I/O, a sleep or a system call.
+// end: on a channel or a lock, not on I/O, a sleep or a system call (nor
+// on a bare runtime semaphore: classifyReason).
 //
 //go:norace
 func syncWait(why string) bool {
 	return strings.HasPrefix(why, "chan ") || strings.HasPrefix(why, "select") ||
-		strings.HasPrefix(why, "sync.") || why == "semacquire"
+		strings.HasPrefix(why, "sync.")
 }
 
 // untimedWait reports a wait that no timer can end either.
 //
 //go:norace
 func untimedWait(why string) bool {
-	return strings.HasPrefix(why, "sync.") || why == "semacquire" || why == "chan send" ||
+	return strings.HasPrefix(why, "sync.") || why == "chan send" ||
 		strings.HasSuffix(why, "(nil chan)") || why == "select (no cases)"
 }
 

@@ -78,10 +78,12 @@ func TestNetPipeMatchesNet(t *testing.T) {
 
 // Which end's Write a Read takes, and whether a short deadline passes
 // before the Write, are the strategy's decisions: dpor exhausts them all,
-// without a step outside its control.
+// without a step outside its control. (It takes about 4,700 schedules:
+// the pipe's own locks and channels are the model's, as net.Pipe's are
+// Go's, and their orders are distinct traces.)
 func TestNetPipeDeadlineRacesWithWrite(t *testing.T) {
 	seen := map[string]bool{}
-	x := check(t, "dpor", 5000, func(t *testing.T) {
+	x := check(t, "dpor", 20000, func(t *testing.T) {
 		c1, c2 := NetPipe()
 		c1.SetReadDeadline(Now().Add(time.Millisecond))
 		Go(func() { c2.Write([]byte("x")) })
