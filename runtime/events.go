@@ -229,7 +229,7 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 		if vt != nil && vt.ch != nil {
 			dst = e.acc(dst, stChan, strategies.OpTimer, chanKey((<-chan time.Time)(vt.ch)), 0)
 		}
-	case opCancel, opUncontrolled, opNone, opNumGoroutine, opStack, opYield:
+	case opCancel, opUncontrolled, opRun, opNone, opNumGoroutine, opStack, opYield:
 		// runtime.NumGoroutine and runtime.Stack observe every go
 		// statement and exit. A yield (Gosched, Sleep(0)) must let
 		// another goroutine run first: which one ran decides what the

@@ -83,9 +83,11 @@ type goroutine struct {
 	subtest string // its name, for reports
 	paused  bool   // waiting, in Parallel, for its parent's function to return
 	// runPending: the subtest g started in t.Run has not reached the
-	// runtime yet.
-	runPending bool
-	created    uintptr // pc of the go statement (0 for adopted goroutines)
+	// runtime yet. runReserved: g keeps the token for its subtest and for
+	// its own return from t.Run (subtests.go).
+	runPending, runReserved bool
+	runChild                *goroutine // the subtest that took the token g kept
+	created                 uintptr    // pc of the go statement (0 for adopted goroutines)
 
 	// op is the operation the goroutine is about to perform or is blocked
 	// in; where is its source position, recorded only in detailed mode.

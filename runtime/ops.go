@@ -36,6 +36,7 @@ const (
 	opAtomicLoad
 	opNumGoroutine
 	opStack
+	opRun
 )
 
 var opNames = [...]string{
@@ -64,6 +65,7 @@ var opNames = [...]string{
 	opSleep:        "sleep",
 	opTimer:        "timer",
 	opUncontrolled: "uncontrolled call",
+	opRun:          "t.Run",
 	opExit:         "exit",
 	opRWLock:       "rwmutex lock",
 	opRWUnlock:     "rwmutex unlock",
@@ -90,7 +92,7 @@ func (k opKind) String() string {
 func (k opKind) mutates() bool {
 	switch k {
 	case opStart, opGo, opSend, opClose, opUnlock, opRUnlock, opRWUnlock, opWaitGroup,
-		opSignal, opBroadcast, opAtomic, opWrite, opTimer, opExit, opCancel, opUncontrolled:
+		opSignal, opBroadcast, opAtomic, opWrite, opTimer, opExit, opCancel, opUncontrolled, opRun:
 		return true
 	}
 	return false

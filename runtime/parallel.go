@@ -68,14 +68,23 @@ func Parallel(t *testing.T) {
 	me.par = g
 	Add(&g.running, 1)
 	e.mu.Lock()
-	// The parent comes back from t.Run now, before its subtest ends:
-	// wait for it as for any goroutine in uncontrolled code.
-	if me.runParent != nil {
-		e.endRunWait(me.runParent)
+	// The parent comes back from t.Run now, before its subtest ends. If
+	// it kept the token for its return (subtests.go), it takes it, and me
+	// waits for a turn; otherwise wait for it as for any goroutine in
+	// uncontrolled code.
+	p := me.runParent
+	handBack := p != nil && p.runReserved && p.state == gBlocked && e.cur.Load() == me && !e.aborting
+	if handBack {
+		e.cur.Store(p) // before the parent can look, as it returns
+	} else if p != nil {
+		e.endRunWait(p)
 	}
 	e.mu.Unlock()
-	sig <- true // what testing's t.Parallel sends: the parent's t.Run returns true
-	me.paused = true
+	sig <- true      // what testing's t.Parallel sends: the parent's t.Run returns true
+	me.paused = true // in testing's t.Parallel, for a dump, from now on
+	if handBack && !e.park(me) {
+		return // the execution ended: go on as under go test
+	}
 	Recv(g.barrier)
 	me.paused = false
 }

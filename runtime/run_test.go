@@ -103,3 +103,93 @@ func TestParallelSubtestPausedInDump(t *testing.T) {
 		})
 	})
 }
+
+// A subtest's cleanups run inside the execution, after its parallel
+// subtests and before its parent's t.Run returns, as under go test: one
+// that releases a goroutine of the subtest is no deadlock.
+func TestSubtestCleanupsRunControlled(t *testing.T) {
+	x := check(t, "dpor", 2000, func(t *testing.T) {
+		stopped := Chan(make(chan struct{}))
+		var mu sync.Mutex
+		var log []string
+		note := func(s string) {
+			Lock(&mu)
+			log = append(log, s)
+			Unlock(&mu)
+		}
+		Run(t, "a", func(t *testing.T) {
+			stop := Chan(make(chan struct{}))
+			Go(func() {
+				Recv(stop)
+				Close(stopped)
+			})
+			Cleanup(t, func() {
+				note("cleanup")
+				Close(stop)
+			})
+			Run(t, "p", func(t *testing.T) {
+				Parallel(t)
+				note("parallel")
+			})
+		})
+		note("parent")
+		Recv(stopped)
+		if got := strings.Join(log, " "); got != "parallel cleanup parent" {
+			t.Errorf("order %q, want the parallel subtest, the cleanup, then the parent", got)
+		}
+	})
+	if !x.exhausted || x.bugs != 0 || x.uncontrolled != 0 {
+		t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
+	}
+}
+
+// A goroutine a subtest leaves running races with its parent's code after
+// t.Run, as go test -race says, even when it ran first: t.Run orders the
+// parent after the subtest, not after everything that ran meanwhile.
+func TestVictimSubtestLeftoverRace(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var n int
+		done := Chan(make(chan struct{}))
+		Run(t, "a", func(t *testing.T) {
+			Go(func() {
+				StoreAt(&n, 1, &parSite)
+				Close(done)
+			})
+			Gosched() // the write, then the subtest's end: still no order
+		})
+		LoadAt(&n, &parSite)
+		Recv(done)
+	})
+}
+
+func TestSubtestLeftoverRace(t *testing.T) {
+	wantBug(t, victim(t, "TestVictimSubtestLeftoverRace", wire.Config{Strategy: "dfs", Schedules: 1, Races: "report"}), "race")
+}
+
+// A deadlock inside a subtest is reported, its parent shown waiting in
+// t.Run (which the deadlock keeps from returning: gosct gives up on it).
+func TestVictimSubtestDeadlock(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		Run(t, "stuck", func(t *testing.T) {
+			var mu sync.Mutex
+			done := Chan(make(chan bool))
+			Go(func() {
+				Lock(&mu)
+				Send(done, true)
+				Unlock(&mu)
+			})
+			Lock(&mu)
+			Recv(done)
+			Unlock(&mu)
+		})
+	})
+}
+
+func TestSubtestDeadlockFound(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimSubtestDeadlock", wire.Config{Strategy: "dfs", Schedules: 5}), "deadlock")
+	if !strings.Contains(b.Report, "t.Run (subtest stuck)") {
+		t.Errorf("the report does not show the parent waiting in t.Run:\n%s", b.Report)
+	}
+}

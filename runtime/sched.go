@@ -903,11 +903,12 @@ func (e *execution) abortLocked(me *goroutine, b *bug) {
 	e.aborting = true
 	e.releaseAdopted()
 	m := e.main
-	if m.state == gDetached {
+	if m.state == gDetached || m.inRun {
 		// It notices at its next hook. If it stays in uncontrolled code
 		// (the bug may be what keeps it there), the schedule's subtest
 		// gives up on it (watchdog, abandonMain); at once when it is the
-		// verdict.
+		// verdict. In t.Run it waits for its subtest, which the bug
+		// (a deadlock there) may keep from ending.
 		e.abortedAt.Store(time.Now().UnixNano())
 		if b != nil && (b.kind == kindStuck || b.kind == kindDeadlock) {
 			e.abandonLocked()

@@ -135,6 +135,11 @@ func (e *execution) stackView(me *goroutine) stackView {
 		}
 		switch {
 		case g == me:
+		case g.paused:
+			// In testing's t.Parallel, on its barrier until its
+			// parent's function returns, or on its way there (it gave
+			// its turn to its parent, subtests.go).
+			gv.state, gv.paused = "chan receive", true
 		case g.state == gRunnable:
 			gv.state = "runnable"
 		case g.state == gBlocked:

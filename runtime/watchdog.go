@@ -130,6 +130,11 @@ func watchdog() {
 			last, lastProg, lastCur, since, sysSince, stalled, semaFor = e, p, cur, now, time.Time{}, 0, 0
 			continue
 		}
+		if now.Sub(since) > reservedFor {
+			// The token may be kept for a subtest testing never
+			// started, or a parent that never returns from t.Run.
+			e.releaseStaleReservation(cur, p)
+		}
 		st, _ := cur.doing()
 		if st != runSemaphore {
 			semaFor = 0
