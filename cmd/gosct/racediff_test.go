@@ -332,6 +332,29 @@ func (r raceDiffRun) stale(test string, p racePair) bool {
 	return false
 }
 
+// cutShort reports whether Go's detector's pair p for test names, for one
+// access, the line of the race helper that called the racing closure
+// (patterns.go), and for the other a line gosct names in its one pair:
+// the detector restored that access's stack without its innermost frame
+// (its history of the goroutine was partly overwritten, which CI's load
+// makes likelier), and the race is the one gosct reports.
+func (r raceDiffRun) cutShort(test string, p racePair) bool {
+	gs := r.gosct[test]
+	if len(gs) != 1 {
+		return false
+	}
+	for q := range gs {
+		for i, line := range p {
+			other := p[1-i]
+			if strings.HasPrefix(line, "patterns.go:") && !strings.HasPrefix(other, "patterns.go:") &&
+				(other == q[0] || other == q[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // extra is, per test, the races gosct reported and Go's detector did not.
 func (r raceDiffRun) extra() map[string][]racePair {
 	out := map[string][]racePair{}
@@ -399,15 +422,21 @@ func TestRaceDiffPatterns(t *testing.T) {
 	}
 	missed, extra := r.missed(), r.extra()
 	for test, ps := range missed {
-		all := true
+		all, cut := true, true
 		for _, p := range ps {
 			all = all && r.stale(test, p)
+			cut = cut && r.cutShort(test, p)
 		}
-		if all {
+		switch {
+		case all:
 			t.Logf("%s: Go's detector reports %v, a line of another test: an earlier test's access at a reused address; gosct reports %v", test, ps, keys(r.gosct[test]))
-			delete(missed, test)
-			delete(extra, test)
+		case cut:
+			t.Logf("%s: Go's detector reports %v, its stack of one access cut short at the race helper's call; gosct reports %v", test, ps, keys(r.gosct[test]))
+		default:
+			continue
 		}
+		delete(missed, test)
+		delete(extra, test)
 	}
 	t.Logf("Go's detector reported races in %d tests, gosct in %d", len(r.tsan), len(r.gosct))
 	if testing.Verbose() {
