@@ -152,6 +152,9 @@ func (e *execution) onlyQueues(g *goroutine) bool {
 //go:norace
 func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies.Access {
 	r := &g.ev
+	if g.runJoin != nil {
+		dst = e.acc(dst, stNone, strategies.OpWrite, g.runJoin, 0)
+	}
 	switch g.op {
 	case opStart:
 		if g.adopted {

@@ -87,7 +87,10 @@ type goroutine struct {
 	// its own return from t.Run (subtests.go).
 	runPending, runReserved bool
 	runChild                *goroutine // the subtest that took the token g kept
-	created                 uintptr    // pc of the go statement (0 for adopted goroutines)
+	// runJoin, for dpor, is an object g's next step writes: the subtest
+	// whose end (which wrote it too) g's return from t.Run follows.
+	runJoin unsafe.Pointer
+	created uintptr // pc of the go statement (0 for adopted goroutines)
 
 	// op is the operation the goroutine is about to perform or is blocked
 	// in; where is its source position, recorded only in detailed mode.

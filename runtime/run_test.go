@@ -193,3 +193,35 @@ func TestSubtestDeadlockFound(t *testing.T) {
 		t.Errorf("the report does not show the parent waiting in t.Run:\n%s", b.Report)
 	}
 }
+
+// dpor reaches every order dfs reaches between a goroutine a subtest
+// leaves running, the subtest's end, the parent's code after t.Run and a
+// parallel subtest (the differential test of partial-order reduction, over
+// the edges subtests.go gives it).
+func TestSubtestOrdersUnderDPOR(t *testing.T) {
+	got := outcomes(t, func(t *testing.T) string {
+		var mu sync.Mutex
+		var log []string
+		note := func(s string) {
+			Lock(&mu)
+			log = append(log, s)
+			Unlock(&mu)
+		}
+		done := Chan(make(chan struct{}))
+		Run(t, "a", func(t *testing.T) {
+			Go(func() {
+				note("g")
+				Close(done)
+			})
+			note("a")
+		})
+		note("parent")
+		Run(t, "p", func(t *testing.T) {
+			Parallel(t)
+			note("p")
+		})
+		Recv(done)
+		return strings.Join(log, " ")
+	})
+	wantOutcomes(t, got, "a g parent,a parent g,g a parent")
+}

@@ -714,6 +714,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		id := ch[i]
 		if id != strategies.Clock {
 			e.gs[id].nsteps++
+			e.gs[id].runJoin = nil // its step is taken: subtests.go
 		}
 		if e.states && i < len(e.pt.Events) {
 			// The step about to run may change the objects it names.

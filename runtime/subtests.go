@@ -182,13 +182,16 @@ func (e *execution) returnFromRun(me *goroutine) bool {
 	me.waitObj = ""
 	e.setRunnable(me)
 	// Its next steps follow everything its subtest did, or did before
-	// t.Parallel (testing's channels order them): for dpor, as for a
-	// goroutine back from uncontrolled code, and for the detector, an
-	// edge from the subtest, whose later steps (a parallel one's) are in
-	// a new epoch.
-	e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
+	// t.Parallel (testing's channels order them). For dpor, the
+	// subtest's last step (the one running now) and me's next step both
+	// write an object of their own, so the second comes after the first
+	// and commutes with everything else; for the detector, an edge from
+	// the subtest, whose later steps (a parallel one's) are in a new
+	// epoch.
 	if c := me.runChild; c != nil {
 		me.runChild = nil
+		e.addExtra(strategies.OpWrite, unsafe.Pointer(c))
+		me.runJoin = unsafe.Pointer(c)
 		e.hbFork(c, me)
 	}
 	return true
