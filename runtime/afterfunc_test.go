@@ -46,9 +46,7 @@ func TestContextAfterFuncStartsAtCancel(t *testing.T) {
 				cancel()
 				Recv(done)
 			})
-			if !x.exhausted || x.uncontrolled != 0 || x.bugs != 0 {
-				t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
-			}
+			wantProof(t, x)
 		})
 	}
 }

@@ -77,7 +77,7 @@ func (e *execution) snapshot(gs []*goroutine) []gsnap {
 			s.state = "waiting for its subtest (t.Run)"
 		} else if g.state == gDetached {
 			why := g.detachedWhy
-			if st, w := g.doing(); st == runBlocked || st == runSyscall || st == runSemaphore {
+			if st, w := g.doing(); st == runBlocked || st == runSyscall {
 				why = w
 			}
 			s.waiting = why

@@ -57,7 +57,6 @@ const (
 	runSyscall               // in a system call
 	runBlocked               // waiting until something happens (a channel, a lock, I/O, a sleep)
 	runTransient             // waiting for the garbage collector, preempted: will go on by itself
-	runSemaphore             // on a semaphore of Go's runtime: the collector's (ends by itself) or a file's lock (internal/poll)
 	runGone                  // exited
 )
 
@@ -192,21 +191,20 @@ func pick(preferred, align, limit int, ok func(int) bool) int {
 }
 
 // classifyReason says whether a wait reason (as the traceback names it)
-// is a goroutine waiting for an event (1), a pause of Go's own machinery
-// it comes out of by itself (2), or a wait on a bare runtime semaphore
-// (3). Since Go 1.24 the sync package's waits have reasons of their own
-// ("sync.Mutex.Lock"); a bare "semacquire" is either the collector's or
-// the world stop's semaphore, which any allocation may wait on while a
-// collection starts (on a loaded machine, for longer than the watchdog's
-// look), or internal/poll's lock of a file another goroutine does I/O on.
-// The first ends by itself, the second when that I/O does: neither is
-// the goroutine waiting for the program.
+// is a goroutine waiting for an event (1) or a pause of Go's own
+// machinery it comes out of by itself (2).
+//
+// A bare "semacquire" is the second. Since Go 1.24 the sync package's
+// waits have reasons of their own ("sync.Mutex.Lock"); "semacquire" is
+// the collector's or the world stop's semaphore, which any allocation may
+// wait on while a collection starts (on a loaded machine, for
+// milliseconds), or internal/poll's lock of a file another goroutine does
+// I/O on, which ends when that I/O does. Taken for a wait on the program,
+// it had the watchdog detach a token holder that was only allocating.
 //
 //go:norace
 func classifyReason(name string) uint8 {
 	switch {
-	case name == "semacquire":
-		return 3
 	case name == "sleep", name == "IO wait",
 		strings.HasPrefix(name, "chan "), strings.HasPrefix(name, "select"),
 		strings.HasPrefix(name, "sync."), strings.HasPrefix(name, "synctest."):
@@ -303,8 +301,6 @@ func runState(gp unsafe.Pointer, id int64) (gRun, string) {
 			return runBlocked, name
 		case 2:
 			return runTransient, name
-		case 3:
-			return runSemaphore, name
 		}
 	}
 	return runUnknown, ""

@@ -102,9 +102,9 @@ func TestRunState(t *testing.T) {
 
 // A goroutine behind another's read of the same file waits on a bare
 // runtime semaphore (internal/poll's lock of the file), the wait reason
-// an allocation has while a garbage collection starts: runState tells it
-// from a wait for the program (a channel, a sync lock), which the watchdog
-// detaches a holder for at once.
+// an allocation has while a garbage collection starts: runState takes it
+// for a pause, not for a wait on the program (a channel, a sync lock),
+// which the watchdog detaches a holder for at once.
 func TestRunStateSemaphore(t *testing.T) {
 	calibrateGstatus()
 	if !gstatusOK {
@@ -140,7 +140,7 @@ func TestRunStateSemaphore(t *testing.T) {
 	first := read()
 	await(first, runBlocked, "IO wait")
 	second := read()
-	await(second, runSemaphore, "semacquire")
+	await(second, runTransient, "semacquire")
 	w.Write([]byte{1, 2})
 	w.Close()
 	wg.Wait()

@@ -40,6 +40,15 @@ func check(t *testing.T, strategy string, n int, body func(*testing.T)) *explore
 	return x
 }
 
+// wantProof fails t unless x exhausted its schedules with no bug and no
+// schedule that ran code outside the scheduler's control.
+func wantProof(t *testing.T, x *explorer) {
+	t.Helper()
+	if !x.exhausted || x.uncontrolled != 0 || x.bugs != 0 {
+		t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
+	}
+}
+
 // victimEnv marks the child process of victim.
 const victimEnv = "GOSCT_RUNTIME_VICTIM"
 

@@ -121,7 +121,7 @@ func (e *execution) workingDetached() []*goroutine {
 	var gs []*goroutine
 	for _, g := range e.ownDetached() {
 		switch st, why := g.doing(); st {
-		case runRunning, runSyscall, runUnknown, runTransient, runSemaphore:
+		case runRunning, runSyscall, runUnknown, runTransient:
 			gs = append(gs, g)
 		case runBlocked:
 			if why == "sleep" || why == "IO wait" {
@@ -326,8 +326,7 @@ func (e *execution) quietDeadlock() bool {
 }
 
 // syncWait reports a wait that only another goroutine (or a timer) can
-// end: on a channel or a lock, not on I/O, a sleep or a system call (nor
-// on a bare runtime semaphore: classifyReason).
+// end: on a channel or a lock, not on I/O, a sleep or a system call.
 //
 //go:norace
 func syncWait(why string) bool {

@@ -94,9 +94,7 @@ func TestNetPipeDeadlineRacesWithWrite(t *testing.T) {
 	if !seen["1 <nil>"] || !seen["0 read pipe: i/o timeout"] || len(seen) != 2 {
 		t.Errorf("outcomes %v, want the data and the timeout", seen)
 	}
-	if !x.exhausted || x.uncontrolled != 0 || x.bugs != 0 {
-		t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
-	}
+	wantProof(t, x)
 }
 
 func TestVictimNetPipeLeak(t *testing.T) {

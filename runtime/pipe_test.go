@@ -26,9 +26,7 @@ func TestPipeWritersInEveryOrder(t *testing.T) {
 	if !seen["ab"] || !seen["ba"] || len(seen) != 2 {
 		t.Errorf("outcomes %v, want ab and ba", seen)
 	}
-	if !x.exhausted || x.uncontrolled != 0 || x.bugs != 0 {
-		t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
-	}
+	wantProof(t, x)
 }
 
 // A Close racing with a Write is a decision too: the Read gets the data
@@ -118,7 +116,5 @@ func TestPipeThroughLibraries(t *testing.T) {
 			t.Errorf("read %q, %v", b, err)
 		}
 	})
-	if !x.exhausted || x.uncontrolled != 0 || x.bugs != 0 {
-		t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
-	}
+	wantProof(t, x)
 }

@@ -28,13 +28,8 @@ func TestRunSubtestsJoinExecution(t *testing.T) {
 func TestParallelSubtestsInterleave(t *testing.T) {
 	orders := map[string]bool{}
 	x := check(t, "dfs", 2000, func(t *testing.T) {
-		var mu sync.Mutex
-		var log []string
-		note := func(s string) {
-			Lock(&mu)
-			log = append(log, s)
-			Unlock(&mu)
-		}
+		var log noteLog
+		note := log.note
 		for _, n := range []string{"a", "b"} {
 			if !Run(t, n, func(t *testing.T) {
 				Parallel(t)
@@ -46,10 +41,10 @@ func TestParallelSubtestsInterleave(t *testing.T) {
 		}
 		note("parent")
 		Cleanup(t, func() {
-			if len(log) != 5 || log[0] != "parent" {
-				t.Errorf("log %v: want the parent's note first, then both subtests'", log)
+			if len(log.lines) != 5 || log.lines[0] != "parent" {
+				t.Errorf("log %v: want the parent's note first, then both subtests'", log.lines)
 			}
-			orders[strings.Join(log[1:], " ")] = true
+			orders[strings.Join(log.lines[1:], " ")] = true
 		})
 	})
 	if x.bugs != 0 {
@@ -110,13 +105,8 @@ func TestParallelSubtestPausedInDump(t *testing.T) {
 func TestSubtestCleanupsRunControlled(t *testing.T) {
 	x := check(t, "dpor", 2000, func(t *testing.T) {
 		stopped := Chan(make(chan struct{}))
-		var mu sync.Mutex
-		var log []string
-		note := func(s string) {
-			Lock(&mu)
-			log = append(log, s)
-			Unlock(&mu)
-		}
+		var log noteLog
+		note := log.note
 		Run(t, "a", func(t *testing.T) {
 			stop := Chan(make(chan struct{}))
 			Go(func() {
@@ -134,13 +124,11 @@ func TestSubtestCleanupsRunControlled(t *testing.T) {
 		})
 		note("parent")
 		Recv(stopped)
-		if got := strings.Join(log, " "); got != "parallel cleanup parent" {
+		if got := log.String(); got != "parallel cleanup parent" {
 			t.Errorf("order %q, want the parallel subtest, the cleanup, then the parent", got)
 		}
 	})
-	if !x.exhausted || x.bugs != 0 || x.uncontrolled != 0 {
-		t.Errorf("exhausted %v, %d schedules (%d with uncontrolled code), %d bugs", x.exhausted, x.schedules, x.uncontrolled, x.bugs)
-	}
+	wantProof(t, x)
 }
 
 // A goroutine a subtest leaves running races with its parent's code after
@@ -200,13 +188,8 @@ func TestSubtestDeadlockFound(t *testing.T) {
 // the edges subtests.go gives it).
 func TestSubtestOrdersUnderDPOR(t *testing.T) {
 	got := outcomes(t, func(t *testing.T) string {
-		var mu sync.Mutex
-		var log []string
-		note := func(s string) {
-			Lock(&mu)
-			log = append(log, s)
-			Unlock(&mu)
-		}
+		var log noteLog
+		note := log.note
 		done := Chan(make(chan struct{}))
 		Run(t, "a", func(t *testing.T) {
 			Go(func() {
@@ -221,7 +204,22 @@ func TestSubtestOrdersUnderDPOR(t *testing.T) {
 			note("p")
 		})
 		Recv(done)
-		return strings.Join(log, " ")
+		return log.String()
 	})
 	wantOutcomes(t, got, "a g parent,a parent g,g a parent")
 }
+
+// noteLog is a log the goroutines of an execution append to, under a
+// mutex of the model.
+type noteLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *noteLog) note(s string) {
+	Lock(&l.mu)
+	l.lines = append(l.lines, s)
+	Unlock(&l.mu)
+}
+
+func (l *noteLog) String() string { return strings.Join(l.lines, " ") }

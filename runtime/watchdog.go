@@ -18,12 +18,12 @@ import (
 //     goroutine waiting on a channel uncontrolled code feeds); otherwise
 //     after settings.blockedAlone, which only matters for the bound below;
 //   - in a system call: detached once the call has lasted
-//     settings.syscallAfter (most calls return in microseconds); likewise
-//     on a semaphore of Go's runtime, timed as computing is (most often
-//     an allocation waiting for the garbage collector);
-//   - computing, or in a state calibration could not interpret: detached
-//     after settings.detachAfter without a decision, as before the status
-//     could be read (and always, where it cannot: gstatusOK false).
+//     settings.syscallAfter (most calls return in microseconds);
+//   - computing, paused by Go's own machinery (an allocation waiting for
+//     the garbage collector: classifyReason), or in a state calibration
+//     could not interpret: detached after settings.detachAfter without a
+//     decision, as before the status could be read (and always, where it
+//     cannot: gstatusOK false).
 //
 // A detached goroutine takes the token back at its next hook (foreign in
 // sched.go, which also detaches a blocked holder at once when a goroutine
@@ -71,12 +71,8 @@ func watchdog() {
 		stalled  time.Duration
 		prev     time.Time
 		sysSince time.Time // when the holder was first seen in a system call
-		// semaFor is how long the holder has waited on a runtime
-		// semaphore (gstatus.go), counted as stalled is: a collection
-		// that waits for a CPU is not a wait for uncontrolled code.
-		semaFor time.Duration
-		freeAt  time.Time // when the token was first seen free
-		quiet   int       // passes without an execution
+		freeAt   time.Time // when the token was first seen free
+		quiet    int       // passes without an execution
 	)
 	for {
 		watchdogCycles.Add(1)
@@ -127,7 +123,7 @@ func watchdog() {
 		}
 		freeAt = time.Time{}
 		if e != last || p != lastProg || cur != lastCur {
-			last, lastProg, lastCur, since, sysSince, stalled, semaFor = e, p, cur, now, time.Time{}, 0, 0
+			last, lastProg, lastCur, since, sysSince, stalled = e, p, cur, now, time.Time{}, 0
 			continue
 		}
 		if now.Sub(since) > reservedFor {
@@ -135,11 +131,7 @@ func watchdog() {
 			// started, or a parent that never returns from t.Run.
 			e.releaseStaleReservation(cur, p)
 		}
-		st, _ := cur.doing()
-		if st != runSemaphore {
-			semaFor = 0
-		}
-		switch st {
+		switch st, _ := cur.doing(); st {
 		case runBlocked, runGone:
 			if e.detachStuck(cur, p, now.Sub(since) > e.set.blockedAlone) {
 				hotUntil = now.Add(hotFor)
@@ -149,17 +141,6 @@ func watchdog() {
 				sysSince = now
 			} else if now.Sub(sysSince) > e.set.syscallAfter {
 				e.detachStuck(cur, p, now.Sub(sysSince) > e.set.blockedAlone)
-			}
-		case runSemaphore:
-			// Most likely an allocation waiting for a collection to
-			// start: it takes real time, as computing does, and the
-			// holder is back within microseconds. Waiting longer, it
-			// may be behind another goroutine's I/O on a file: then it
-			// is as good as in a system call.
-			sysSince = time.Time{}
-			e.noteStall(dt)
-			if semaFor += dt; semaFor > e.set.syscallAfter {
-				e.detachStuck(cur, p, semaFor > e.set.blockedAlone)
 			}
 		default:
 			sysSince = time.Time{}
@@ -217,7 +198,7 @@ func (e *execution) detachStuckLocked(g *goroutine, progress int64, long bool) b
 		return false
 	}
 	st, why := g.doing()
-	if st != runBlocked && st != runGone && st != runSyscall && st != runSemaphore {
+	if st != runBlocked && st != runGone && st != runSyscall {
 		return false
 	}
 	return e.detachLocked(g, progress, why)
