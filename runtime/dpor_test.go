@@ -386,3 +386,64 @@ func TestDPORFiresTimersEarly(t *testing.T) {
 		})
 	}
 }
+
+// yieldGate is the gate of issue 29: a call queues, takes the one running
+// slot, then runs f; each call starts after a runtime.Gosched, in a
+// goroutine the caller waits for (WaitGroup) only until it has started.
+type yieldGate struct{ queued, running chan struct{} }
+
+func (g *yieldGate) try(f func()) bool {
+	switch Select(true, OnSend(g.queued, struct{}{})) {
+	case 0:
+		Send(g.running, struct{}{})
+		defer func() { Recv(g.running); Recv(g.queued) }()
+		f()
+		return true
+	default:
+		return false
+	}
+}
+
+type yieldCall struct {
+	hold *sync.Mutex
+	res  chan bool
+}
+
+func (g *yieldGate) start() yieldCall {
+	Gosched()
+	c := yieldCall{hold: &sync.Mutex{}, res: Chan(make(chan bool, 1))}
+	Lock(c.hold)
+	var up sync.WaitGroup
+	Add(&up, 1)
+	Go(func() {
+		Done(&up)
+		Send(c.res, g.try(func() { Lock(c.hold); Unlock(c.hold) }))
+	})
+	Wait(&up)
+	return c
+}
+
+// TestVictimDPORYieldGate deadlocks when the second call's goroutine takes
+// the running slot first: the test waits on the first call, which waits
+// for the slot. The first call's goroutine must queue in the step it is
+// forced to take at the second start's Gosched, and send on running only
+// after the second call's: dpor, with the step that reached the yield an
+// ordinary one, proved the test in 60 schedules.
+func TestVictimDPORYieldGate(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		g := &yieldGate{queued: Chan(make(chan struct{}, 2)), running: Chan(make(chan struct{}, 1))}
+		calls := []yieldCall{g.start(), g.start()}
+		for _, c := range calls {
+			Unlock(c.hold)
+			ok := Recv(c.res)
+			Send(c.res, ok)
+		}
+	})
+}
+
+// dpor does not say "exhausted" while a bug exists: the gate's deadlock is
+// found, not proved away.
+func TestDPORFindsTheYieldGateDeadlock(t *testing.T) {
+	wantBug(t, victim(t, "TestVictimDPORYieldGate", wire.Config{Strategy: "dpor", Seed: 1, Schedules: 20000}), kindDeadlock)
+}

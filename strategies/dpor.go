@@ -317,7 +317,11 @@ func (d *DPOR) Next(p *Point) int {
 	if p.Kind != Goroutine {
 		return d.nextBranch(p)
 	}
-	d.complete(&p.Last)
+	yielding := noChoice
+	if p.Yield {
+		yielding = p.Current
+	}
+	d.complete(&p.Last, yielding)
 	for _, g := range p.Choices {
 		d.tr.see(g)
 	}
@@ -542,8 +546,9 @@ func (d *DPOR) record(p *Point, idx, level int) {
 }
 
 // complete adds to the last step what it did beyond its pending event,
-// then wakes the sleepers it conflicts with.
-func (d *DPOR) complete(last *Event) {
+// then wakes the sleepers it conflicts with. yielder, if not noChoice, is
+// the goroutine that reached the point by yielding.
+func (d *DPOR) complete(last *Event, yielder int) {
 	n := len(d.tr.steps)
 	if n == 0 {
 		return
@@ -551,6 +556,20 @@ func (d *DPOR) complete(last *Event) {
 	// The step's accesses are the last of the trace: nothing was recorded
 	// since.
 	s := &d.tr.steps[n-1]
+	if int(s.g) == yielder {
+		// The step ran up to a yield: after it the yielder may not
+		// run until another goroutine has taken a step, so it decides
+		// which steps of the others can come before the yielder's
+		// next one. As an ordinary step it commutes with the steps it
+		// does not touch, and a race reversed by running it earlier
+		// took its next step along (v = the step, then the next), a
+		// sequence the forced switch forbids: the reversal that
+		// mattered, this step before another goroutine's, was never
+		// made (docs/strategies.md, "Yields"). Global, it races with
+		// every step of the others, and where they stand relative to
+		// the yield is explored like any order of conflicting steps.
+		s.flags |= stepGlobal | stepWild
+	}
 	barrier := false
 	for _, a := range last.Acc {
 		switch {
@@ -667,7 +686,7 @@ func (d *DPOR) EndExecution(end End) {
 // points to the levels.
 func (d *DPOR) finish(end End) {
 	d.running = false
-	d.complete(&end.Last)
+	d.complete(&end.Last, noChoice)
 	if end.Unseen {
 		d.unseenRuns++
 	}
