@@ -37,14 +37,14 @@ import (
 //
 //go:norace
 func WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return withDeadline(parent, Now().Add(d), nil, callerPC2())
+	return withDeadline(parent, clockNow().Add(d), nil, callerPC2())
 }
 
 // WithTimeoutCause is context.WithTimeoutCause on the virtual clock.
 //
 //go:norace
 func WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
-	return withDeadline(parent, Now().Add(d), cause, callerPC2())
+	return withDeadline(parent, clockNow().Add(d), cause, callerPC2())
 }
 
 // WithDeadline is context.WithDeadline on the virtual clock.

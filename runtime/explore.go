@@ -60,6 +60,9 @@ type explorer struct {
 	// nondet counts the schedules the determinism check found to differ
 	// (it stops checking after the first).
 	nondet int
+	// gaps are what the schedules depended on that no decision chose
+	// (proof.go).
+	gaps proofGaps
 
 	filesOnce sync.Once
 	fileHash  map[string]string
@@ -273,6 +276,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 		if x.cov != nil {
 			x.cov.commit() // this part's schedule: it counts
 		}
+		x.gaps.note(e)
 		if x.replayer != nil {
 			if d := x.replayer.Finish(); d != nil && e.bug == nil {
 				d.Cause = x.divergenceCause(d.Step, e)
@@ -382,10 +386,7 @@ func (x *explorer) finish() {
 		st = s.Status()
 		x.exhausted = x.exhausted || s.Exhausted()
 	}
-	unproved := false
-	if p, ok := x.strat.(interface{ Proved() bool }); ok && x.exhausted {
-		unproved = !p.Proved()
-	}
+	st, unproved, notProof := x.verdict(st)
 	x.saveState(false)
 	if x.cov != nil {
 		x.emit(&wire.Event{Event: "coverage", Coverage: x.cov.report()})
@@ -399,6 +400,7 @@ func (x *explorer) finish() {
 		Exhausted: x.exhausted,
 		Status:    st,
 		Unproved:  unproved,
+		NotProof:  notProof,
 		Message:   x.stopped,
 		Probes:    x.probes,
 

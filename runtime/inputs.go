@@ -189,6 +189,7 @@ func (r *execSource) Seed(int64) {}
 //
 //go:norace
 func (e *execution) rnd() *mrand.Rand {
+	e.noteDrawn(ctlRand)
 	if e.rand1 == nil {
 		e.initSource()
 		e.rand1 = mrand.New(&e.src)
@@ -200,6 +201,7 @@ func (e *execution) rnd() *mrand.Rand {
 //
 //go:norace
 func (e *execution) rnd2() *mrand2.Rand {
+	e.noteDrawn(ctlRand)
 	if e.rand2 == nil {
 		e.initSource()
 		e.rand2 = mrand2.New(&e.src)
@@ -220,6 +222,31 @@ func (e *execution) initSource() {
 //
 //go:norace
 func (e *execution) subSeed(n uint64) uint64 { return mix64(e.in.seed ^ mix64(n+0x5851f42d4c957f2d)) }
+
+// noteDrawn notes that the program read a value of source c that no
+// decision chose: one of the execution's random source, a large map's
+// order, the clock, or one of Go's own with the control off. A systematic
+// search does not vary it (a stateless one draws the same in every
+// execution), so its end is no proof (strategies.End.Values).
+//
+//go:norace
+func (e *execution) noteDrawn(c control) {
+	for {
+		old := e.drew.Load()
+		if old&uint32(c) != 0 || e.drew.CompareAndSwap(old, old|uint32(c)) {
+			return
+		}
+	}
+}
+
+// noteDrawnHere is noteDrawn for the execution of the calling goroutine.
+//
+//go:norace
+func noteDrawnHere(c control) {
+	if e, _ := enter(); e != nil {
+		e.noteDrawn(c)
+	}
+}
 
 // observe notes a read of a source by the user code that called the hook
 // in the execution's source log, in detailed mode. Lock held.

@@ -80,6 +80,7 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 	}
 	free := e.set.free&ctlMaps != 0
 	if free && !e.set.detailed {
+		e.noteDrawn(ctlMaps)
 		return it
 	}
 	var goOrder []K
@@ -96,6 +97,7 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 		return it
 	}
 	if free {
+		e.noteDrawn(ctlMaps)
 		// Go's order, noted as the ranks of its keys in canonical
 		// order: a run with another order reads another value.
 		e.observe("map order", "range over map", orderHash(it.keys, goOrder), false)
@@ -118,6 +120,7 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 		}
 		return it
 	}
+	e.noteDrawn(ctlMaps) // an order of the seed's, not a decision
 	if !e.set.detailed {
 		e.mu.Unlock()
 		shuffleSeeded(it.keys, seed)

@@ -78,7 +78,7 @@ func (d *pipeDeadline) set(t time.Time) {
 		}
 		return
 	}
-	if dur := Until(t); dur > 0 {
+	if dur := t.Sub(clockNow()); dur > 0 {
 		if closed {
 			d.cancel = Chan(make(chan struct{}))
 		}

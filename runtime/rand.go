@@ -108,6 +108,7 @@ func unbounded1[T any](fn string, pass func() T, src func(*execution) T, bits fu
 //
 //go:norace
 func passed[T any](fn string, v T, bits func(T) uint64) T {
+	noteDrawnHere(ctlRand)
 	if e, _ := enter(); e != nil && e.set.detailed {
 		e.mu.Lock()
 		e.observe("rand", fn, hashUint(bits(v)), false)

@@ -157,6 +157,9 @@ type execution struct {
 	// an EventUser that also locates, was not offered it
 	// (strategies.End.EarlyTimers).
 	earlyWithheld bool
+	// drew: the sources of the values the program read that no decision
+	// chose (a set of controls; noteDrawn, strategies.End.Values).
+	drew atomic.Uint32
 	// replayCharges, when replaying, are the recorded charges to apply
 	// instead of measuring real time (never nil then).
 	replayCharges []charge

@@ -163,6 +163,7 @@ func (r execReader) Read(b []byte) (int, error) {
 //
 //go:norace
 func (e *execution) fill(b []byte) {
+	e.noteDrawn(ctlCrypto)
 	e.initSource()
 	for i := 0; i < len(b); i += 8 {
 		v := e.src.Uint64()
@@ -178,6 +179,7 @@ func (e *execution) fill(b []byte) {
 //
 //go:norace
 func observeFree(b []byte) {
+	noteDrawnHere(ctlCrypto)
 	if e, _ := enter(); e != nil && e.set.detailed {
 		e.mu.Lock()
 		e.observe("crypto/rand", "crypto/rand", hashBytes(b), false)

@@ -49,6 +49,9 @@ func (x *explorer) loadState() error {
 		sk.SkipExecution()
 	}
 	x.schedules, x.resumed, x.bugsBefore = st.Schedules, st.Schedules, st.Bugs
+	if g := st.Gaps; g != nil {
+		x.gaps = proofGaps{uncontrolled: g.Uncontrolled, fair: g.Fair, early: g.Early, values: g.Values, drawn: control(g.Drawn)}
+	}
 	for _, k := range st.Keys {
 		x.seen[k] = true
 		x.seenBefore[k] = true
@@ -80,6 +83,9 @@ func (x *explorer) saveState(running bool) {
 	}
 	if x.ranged {
 		st.Total = x.c.Total
+	}
+	if g := x.gaps; g != (proofGaps{}) {
+		st.Gaps = &wire.Gaps{Uncontrolled: g.uncontrolled, Fair: g.fair, Early: g.early, Values: g.values, Drawn: int(g.drawn)}
 	}
 	for k := range x.seen {
 		st.Keys = append(st.Keys, k)

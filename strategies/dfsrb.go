@@ -108,6 +108,7 @@ type DFSRB struct {
 	runs      int
 	cycles    int
 	scratch   []int
+	diverged  int // replayed points that offered other choices (not saved)
 }
 
 // NewDFSRB returns DFS-RB with the default configuration, seeded from
@@ -358,6 +359,7 @@ func (s *DFSRB) Next(p *Point) int {
 		if f.n != len(ord) {
 			// Divergence: the program did not replay. Go on with
 			// what this point offers; the subtree below is new.
+			s.diverged++
 			s.stack = s.stack[:s.pos+1]
 			f.n = len(ord)
 			if f.rank >= f.n {
@@ -421,7 +423,11 @@ func (s *DFSRB) Exhausted() bool { return s.done }
 // Status describes where the search is.
 func (s *DFSRB) Status() string {
 	if s.done {
-		return fmt.Sprintf("exhausted: %d schedules (nothing pruned at threshold %d)", s.runs, s.cfg.Thresholds[s.iter])
+		st := fmt.Sprintf("exhausted: %d schedules (nothing pruned at threshold %d)", s.runs, s.cfg.Thresholds[s.iter])
+		if s.diverged > 0 {
+			st = NotAProof(st, fmt.Sprintf("%d replay divergences: the program is not deterministic under gosct", s.diverged))
+		}
+		return st
 	}
 	return fmt.Sprintf("threshold %d (%d of %d, cycle %d): %d schedules, %d early backtracks in this iteration",
 		s.cfg.Thresholds[s.iter], s.iter+1, len(s.cfg.Thresholds), s.cycles+1, s.runs, s.iterPrune)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // DPOR ("dpor") is stateless dynamic partial-order reduction: the
@@ -90,6 +91,7 @@ type DPOR struct {
 	lost         int  // executions whose end was never analysed (their process died)
 	uncontrolled int  // executions in which uncontrolled code took part
 	earlyTimers  int  // executions in which a timer could have fired early (End.EarlyTimers)
+	valueRuns    int  // executions that read a value no decision chose (End.Values)
 	clipped      bool // bounded: a backtrack point was left out for the bound
 	maxDepth     int
 }
@@ -696,6 +698,9 @@ func (d *DPOR) finish(end End) {
 	if end.EarlyTimers {
 		d.earlyTimers++
 	}
+	if end.Values {
+		d.valueRuns++
+	}
 	if d.pos < len(d.levels) {
 		// The execution ended before replaying its whole schedule.
 		d.diverged++
@@ -851,12 +856,43 @@ func (d *DPOR) Exhausted() bool { return d.done }
 // Proved reports whether the search is exhausted and nothing made it
 // incomplete (a replay divergence, uncontrolled code, a timer that could
 // have fired early when the runtime withheld the choice, steps the fair
-// scheduler took, an execution not analysed, a bound, an execution pruned
-// at a matched state: the signature leaves out goroutines' locals, such
-// as a clock reading kept in a variable): then every schedule of the test
+// scheduler took, an execution not analysed, a bound that left a
+// backtrack point out, an execution pruned at a matched state: the
+// signature leaves out goroutines' locals, such as a clock reading kept in
+// a variable; a value no decision chose): then every schedule of the test
 // is equivalent to one explored.
 func (d *DPOR) Proved() bool {
-	return d.done && d.bound < 0 && d.diverged == 0 && d.uncontrolled == 0 && d.earlyTimers == 0 && d.unseenRuns == 0 && d.lost == 0 && d.matched == 0
+	return d.done && len(d.unproved()) == 0
+}
+
+// unproved lists what makes the search incomplete.
+func (d *DPOR) unproved() []string {
+	var why []string
+	if d.bound >= 0 && d.clipped {
+		why = append(why, fmt.Sprintf("schedules with more than %d preemptions were left out", d.bound))
+	}
+	if d.matched > 0 {
+		why = append(why, fmt.Sprintf("%d executions pruned at a state explored before, whose signature leaves out goroutines' local variables", d.matched))
+	}
+	if d.diverged > 0 {
+		why = append(why, fmt.Sprintf("%d replay divergences: the program is not deterministic under gosct", d.diverged))
+	}
+	if d.lost > 0 {
+		why = append(why, fmt.Sprintf("%d executions not analysed (their process died)", d.lost))
+	}
+	if d.uncontrolled > 0 {
+		why = append(why, fmt.Sprintf("%d executions ran code outside gosct's control", d.uncontrolled))
+	}
+	if d.earlyTimers > 0 {
+		why = append(why, fmt.Sprintf("%d executions had a timer that could fire early and dpor was not offered the choice (it also asked for positions)", d.earlyTimers))
+	}
+	if d.unseenRuns > 0 {
+		why = append(why, fmt.Sprintf("%d executions finished by the fair scheduler", d.unseenRuns))
+	}
+	if d.valueRuns > 0 {
+		why = append(why, fmt.Sprintf("%d executions read values no decision chose (math/rand, crypto/rand, a map's order, the clock): another --seed reads others", d.valueRuns))
+	}
+	return why
 }
 
 // Status describes the search, e.g. "exhausted: 24 schedules (3 sleep-set
@@ -867,7 +903,7 @@ func (d *DPOR) Status() string {
 	case d.done && d.bound >= 0 && !d.clipped:
 		st = fmt.Sprintf("exhausted: %d schedules, none has more than %d preemptions", d.runs, d.bound)
 	case d.done && d.bound >= 0:
-		st = fmt.Sprintf("bound %d exhausted: %d schedules", d.bound, d.runs)
+		st = fmt.Sprintf("exhausted within bound %d: %d schedules", d.bound, d.runs)
 	case d.done:
 		st = fmt.Sprintf("exhausted: %d schedules", d.runs)
 	default:
@@ -879,20 +915,13 @@ func (d *DPOR) Status() string {
 	if d.states {
 		st += fmt.Sprintf(" (%d pruned at a state explored before, %d states remembered)", d.matched, len(d.visited))
 	}
-	if d.diverged > 0 {
-		st += fmt.Sprintf("; %d replay divergences: the program is not deterministic under gosct, the search may be incomplete", d.diverged)
-	}
-	if d.lost > 0 {
-		st += fmt.Sprintf("; %d executions not analysed (their process died): the search may be incomplete", d.lost)
-	}
-	if d.uncontrolled > 0 {
-		st += fmt.Sprintf("; %d executions ran code outside gosct's control: the search may be incomplete", d.uncontrolled)
-	}
-	if d.earlyTimers > 0 {
-		st += fmt.Sprintf("; %d executions had a timer that could fire early and dpor was not offered the choice (it also asked for positions): the search may be incomplete", d.earlyTimers)
-	}
-	if d.unseenRuns > 0 {
-		st += fmt.Sprintf("; %d executions finished by the fair scheduler: the search may be incomplete", d.unseenRuns)
+	why := d.unproved()
+	switch {
+	case len(why) == 0:
+	case d.done:
+		st = NotAProof(st, strings.Join(why, "; "))
+	default:
+		st += "; " + strings.Join(why, "; ") + ": the search may be incomplete"
 	}
 	return st
 }

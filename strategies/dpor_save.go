@@ -30,6 +30,7 @@ type savedDPOR struct {
 	Lost         int  `json:"lost,omitempty"`
 	Uncontrolled int  `json:"uncontrolled,omitempty"`
 	EarlyTimers  int  `json:"early_timers,omitempty"`
+	Values       int  `json:"values,omitempty"`
 	Clipped      bool `json:"clipped,omitempty"`
 	MaxDepth     int  `json:"max_depth,omitempty"`
 }
@@ -41,7 +42,7 @@ func (d *DPOR) Save(w io.Writer) error {
 	return json.NewEncoder(w).Encode(savedDPOR{
 		Format: dporFormat, Strategy: d.name, Bound: d.bound, States: d.states, Levels: d.levels, Items: d.items,
 		Begun: d.begun, Done: d.done, Running: d.running, Runs: d.runs, Blocked: d.blocked,
-		Diverged: d.diverged, Unseen: d.unseenRuns, Lost: d.lost, Uncontrolled: d.uncontrolled, EarlyTimers: d.earlyTimers, Clipped: d.clipped, MaxDepth: d.maxDepth,
+		Diverged: d.diverged, Unseen: d.unseenRuns, Lost: d.lost, Uncontrolled: d.uncontrolled, EarlyTimers: d.earlyTimers, Values: d.valueRuns, Clipped: d.clipped, MaxDepth: d.maxDepth,
 	})
 }
 
@@ -77,7 +78,7 @@ func (d *DPOR) Load(r io.Reader) error {
 	d.levels, d.items = v.Levels, v.Items
 	d.begun, d.done, d.runs, d.blocked = v.Begun, v.Done, v.Runs, v.Blocked
 	d.diverged, d.unseenRuns, d.lost, d.clipped, d.maxDepth = v.Diverged, v.Unseen, v.Lost, v.Clipped, v.MaxDepth
-	d.uncontrolled, d.earlyTimers = v.Uncontrolled, v.EarlyTimers
+	d.uncontrolled, d.earlyTimers, d.valueRuns = v.Uncontrolled, v.EarlyTimers, v.Values
 	d.running, d.pos = false, len(d.levels)
 	d.lst, d.changed = nil, -1 // what the subtrees did is not saved
 	if v.Running {
@@ -124,7 +125,7 @@ func (d *DPOR) Split(n int) ([][]byte, error) {
 	parts := make([]*DPOR, n)
 	for i := range parts {
 		parts[i] = &DPOR{name: d.name, bound: d.bound, states: d.states, begun: true, done: d.done, blockedAt: -1, changed: -1, matchAt: -1,
-			diverged: d.diverged, unseenRuns: d.unseenRuns, lost: d.lost, uncontrolled: d.uncontrolled, earlyTimers: d.earlyTimers, clipped: d.clipped, maxDepth: d.maxDepth}
+			diverged: d.diverged, unseenRuns: d.unseenRuns, lost: d.lost, uncontrolled: d.uncontrolled, earlyTimers: d.earlyTimers, valueRuns: d.valueRuns, clipped: d.clipped, maxDepth: d.maxDepth}
 	}
 	parts[0].runs, parts[0].blocked = d.runs, d.blocked
 	next := 0

@@ -235,6 +235,13 @@ type End struct {
 	// stands for the schedules where timers fire only when every
 	// goroutine is blocked. An EventUser alone is offered Clock.
 	EarlyTimers bool
+	// Values reports that the program read a value no decision chose: a
+	// draw of math/rand, math/rand/v2 or crypto/rand beyond the small
+	// ranges that are decisions (Value), the order of a range over a
+	// map beyond them, the clock (time.Now, whose origin is drawn from
+	// the seed). A search over schedules does not vary it: its end is no
+	// proof.
+	Values bool
 }
 
 // MentionHash is the part of an object's name (for state signatures) that

@@ -588,7 +588,7 @@ func (p *Pairwise) Status() string {
 		s = "no goroutine reached the change"
 	}
 	if p.finished {
-		s += " (exhausted)"
+		s += "; every pair searched; not a proof: only pairs of goroutines around the change, the version before it taken as checked"
 	}
 	return s
 }

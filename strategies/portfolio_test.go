@@ -115,6 +115,18 @@ func TestPortfolioStopsWhenProved(t *testing.T) {
 	if n != 40 || p.Exhausted() {
 		t.Fatalf("portfolio stopped after %d executions though dpor's were not all under control", n)
 	}
+	// Nor when the program read a value no decision chose: every dpor
+	// execution drew it, another draw may show another outcome.
+	p = NewPortfolio(Options{Seed: 1})
+	n = 0
+	for ; n < 40 && p.NewExecution(); n++ {
+		q := indep(2, 2)
+		q.values = true
+		q.run(p, 1000)
+	}
+	if n != 40 || p.Exhausted() || p.Proved() {
+		t.Fatalf("portfolio stopped after %d executions though dpor's read values no decision chose", n)
+	}
 }
 
 func TestPortfolioResume(t *testing.T) {

@@ -1,6 +1,9 @@
 package strategies
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // costModel says what a branch costs against a schedule bound.
 type costModel uint8
@@ -283,8 +286,8 @@ func (s *search) Exhausted() bool { return s.done }
 // Bound returns the bound being explored, or the highest one explored.
 func (s *search) Bound() int { return s.bound }
 
-// Status describes the search, e.g. "bound 1 exhausted, bound 2: 40 new
-// schedules (73 in all)".
+// Status describes the search, e.g. "every schedule within bound 1 run,
+// bound 2: 40 new schedules (73 in all)".
 func (s *search) Status() string {
 	var st string
 	n := s.runs - s.probes
@@ -296,14 +299,25 @@ func (s *search) Status() string {
 	case s.done && !s.clipped:
 		st = fmt.Sprintf("exhausted: %d schedules, none has more than %d %s", n, s.bound, s.unit())
 	case s.done:
-		st = fmt.Sprintf("bound %d exhausted: %d schedules", s.bound, n)
+		st = fmt.Sprintf("exhausted within bound %d: %d schedules", s.bound, n)
 	case s.bound > 0:
-		st = fmt.Sprintf("bound %d exhausted, bound %d: %d schedules (%d in all)", s.bound-1, s.bound, s.passNew, n)
+		st = fmt.Sprintf("every schedule within bound %d run, bound %d: %d schedules (%d in all)", s.bound-1, s.bound, s.passNew, n)
 	default:
 		st = fmt.Sprintf("bound 0: %d schedules", n)
 	}
+	var why []string
+	if s.done && s.clipped {
+		why = append(why, fmt.Sprintf("schedules with more than %d %s were left out", s.bound, s.unit()))
+	}
 	if s.diverged > 0 {
-		st += fmt.Sprintf("; %d replay divergences: the program is not deterministic under gosct, the search may be incomplete", s.diverged)
+		why = append(why, fmt.Sprintf("%d replay divergences: the program is not deterministic under gosct", s.diverged))
+	}
+	switch {
+	case len(why) == 0:
+	case s.done:
+		st = NotAProof(st, strings.Join(why, "; "))
+	default:
+		st += "; " + strings.Join(why, "; ") + ", the search may be incomplete"
 	}
 	return st
 }

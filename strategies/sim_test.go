@@ -61,6 +61,9 @@ type prog struct {
 	// uncontrolled: the executions report code outside the runtime's
 	// control (End.Uncontrolled).
 	uncontrolled bool
+	// values: the executions report a value no decision chose
+	// (End.Values).
+	values bool
 	// clock are the timers of the program, by deadline: while one is
 	// pending, every goroutine point offers Clock, which fires the next
 	// (its do runs, with a thread of its own); when no thread can run,
@@ -198,7 +201,7 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		s.evs = append(s.evs, simStep{g: cur, name: entry, acc: o.acc, done: !t.live})
 	}
 	if events {
-		eu.EndExecution(End{Last: pt.Last, Uncontrolled: p.uncontrolled})
+		eu.EndExecution(End{Last: pt.Last, Uncontrolled: p.uncontrolled, Values: p.values})
 	}
 	out := outcome{schedule: strings.Join(s.sched, " "), failed: s.fail != "", class: classKey(s.evs)}
 	out.final = fmt.Sprint(s.vars, s.fail)

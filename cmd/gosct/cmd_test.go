@@ -64,6 +64,46 @@ func jsonLines(t *testing.T, s string) []map[string]any {
 	return out
 }
 
+// A search that ran out of schedules without a proof says so, on its line
+// and in the totals: never "all passed", never "completed".
+func TestCmdTestUnproved(t *testing.T) {
+	useFakeRuntime(t, "unproved")
+	code, out, errOut := gosct(t, "test", "--schedules", "25", "--strategy", "dfs", "./...")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"gosct: TestA: searched to the end: 25 schedules; not a proof: it read the clock; no bug found",
+		"gosct: 2 tests searched to the end of their search without a proof"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"all passed", "completed", "exhausted"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("stdout says %q of searches that are no proof:\n%s", bad, out)
+		}
+	}
+	_, js, _ := gosct(t, "test", "--schedules", "25", "--strategy", "dfs", "--json", "./...")
+	var tests, summaries int
+	for _, l := range jsonLines(t, js) {
+		switch l["event"] {
+		case "test":
+			tests++
+			if l["unproved"] != true || l["not_proof"] != "it read the clock" || l["exhausted"] != true {
+				t.Errorf("test event %v: want exhausted, unproved, not_proof", l)
+			}
+		case "summary":
+			summaries++
+			if l["proved_tests"] != float64(0) || l["exhausted_tests"] != float64(2) {
+				t.Errorf("summary %v: want 0 proved of 2 exhausted", l)
+			}
+		}
+	}
+	if tests != 2 || summaries != 1 {
+		t.Errorf("%d test events, %d summaries:\n%s", tests, summaries, js)
+	}
+}
+
 func TestCmdTestPass(t *testing.T) {
 	useFakeRuntime(t, "pass")
 	rec := filepath.Join(t.TempDir(), "record")

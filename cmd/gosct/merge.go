@@ -10,11 +10,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/strategies"
 	"github.com/spf13/pflag"
 )
 
@@ -268,6 +270,8 @@ type mergedTest struct {
 	exhausted int      // of which exhausted
 	statuses  []string // the shards' statuses
 	keys      map[string]bool
+	// notProof are the reasons of the parts whose end is no proof.
+	notProof []string
 }
 
 // mergeShards prints the merged report and returns the exit status.
@@ -398,6 +402,9 @@ func mergeShards(shards []*shardResult, o *mergeOptions, stdout, stderr io.Write
 			m.t.ElapsedS = max(m.t.ElapsedS, t.ElapsedS)
 			if t.Exhausted {
 				m.exhausted++
+			}
+			if t.Unproved && !slices.Contains(m.notProof, t.NotProof) {
+				m.notProof = append(m.notProof, t.NotProof)
 			}
 			if t.Stopped != "" && m.t.Stopped == "" {
 				m.t.Stopped = t.Stopped
@@ -543,6 +550,13 @@ func (m *mergedTest) event(info runInfo) wire.Event {
 	}
 	e.Exhausted = m.exhausted == parts && parts > 0
 	e.Status = m.status(parts, e.Exhausted, isSystematic(info.Strategy))
+	if e.Exhausted && len(m.notProof) > 0 {
+		// The whole is a proof only if every part is.
+		e.Unproved, e.NotProof = true, strings.Join(m.notProof, "; ")
+		if !strings.Contains(e.Status, "; not a proof: ") {
+			e.Status = strategies.NotAProof(e.Status, e.NotProof)
+		}
+	}
 	return e
 }
 
@@ -556,12 +570,12 @@ func (m *mergedTest) status(parts int, exhausted, systematic bool) string {
 	var st string
 	switch {
 	case exhausted:
-		// pb and db: "bound 3 exhausted" if a part left schedules out
-		// for the bound, else "none has more than 3 delays" if the
-		// parts say so.
+		// pb and db: "exhausted within bound 3" if a part left
+		// schedules out for the bound, else "none has more than 3
+		// delays" if the parts say so.
 		for _, s := range m.statuses {
-			if i := strings.Index(s, " exhausted:"); strings.HasPrefix(s, "bound ") && i > 0 {
-				return m.diverged(s[:i] + fmt.Sprintf(" exhausted: %d schedules", n))
+			if i := strings.Index(s, ":"); strings.HasPrefix(s, "exhausted within bound ") && i > 0 {
+				return m.diverged(s[:i] + fmt.Sprintf(": %d schedules", n))
 			}
 		}
 		st = fmt.Sprintf("exhausted: %d schedules", n)

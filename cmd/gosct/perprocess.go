@@ -115,6 +115,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 		prog.Bugs += got.Bugs - unconfirmed
 		total.Probes += got.Probes
 		prog.Exhausted, prog.Stopped, total.Status = got.Exhausted, got.Message, got.Status
+		total.Unproved, total.NotProof = got.Unproved, got.NotProof // the last process saw the whole search's (saved) gaps
 		if r.rep.out != nil {
 			r.rep.out.observe(wire.Event{Event: "progress", Package: pkg.ImportPath, Test: test, Schedules: prog.Schedules})
 		}

@@ -43,6 +43,10 @@ type reporter struct {
 	keys      map[string]bool
 	tests     int
 	exhausted int
+	// proved counts the exhausted searches that are proofs; the others
+	// (bounded, or depending on what the search did not explore) say
+	// "not a proof" (wire.Event.Unproved).
+	proved int
 	// notExplored lists the tests stopped before their limits without a
 	// bug (wire.OutcomeNotExplored), with the reason.
 	notExplored []string
@@ -121,7 +125,11 @@ type jsonTest struct {
 	Bugs      int     `json:"bugs"`
 	ElapsedS  float64 `json:"elapsed_s"`
 	Exhausted bool    `json:"exhausted"`
-	Status    string  `json:"status,omitempty"`
+	// Unproved: exhausted, but not a proof (a bound, a divergence, a
+	// value or code the search did not explore); NotProof says why.
+	Unproved bool   `json:"unproved,omitempty"`
+	NotProof string `json:"not_proof,omitempty"`
+	Status   string `json:"status,omitempty"`
 	// Resumed: schedules of earlier runs of a saved search (--state).
 	Resumed int `json:"resumed,omitempty"`
 	// Stopped says why the exploration stopped before its limits:
@@ -159,8 +167,10 @@ type jsonSummary struct {
 	SchedulesPerS float64 `json:"schedules_per_s"`
 	Tests         int     `json:"tests"`
 	Exhausted     int     `json:"exhausted_tests"`
-	NotExplored   int     `json:"not_explored_tests"`
-	Errors        int     `json:"errors"`
+	// Proved counts the exhausted tests whose search is a proof.
+	Proved      int `json:"proved_tests"`
+	NotExplored int `json:"not_explored_tests"`
+	Errors      int `json:"errors"`
 	// Nondeterministic counts the schedules --check-determinism found to
 	// differ between their two runs.
 	Nondeterministic int    `json:"nondeterministic,omitempty"`
@@ -292,17 +302,20 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if e.Exhausted {
 		r.exhausted++
+		if !e.Unproved {
+			r.proved++
+		}
 	}
 	result := e.Outcome()
 	if result == wire.OutcomeNotExplored {
 		r.notExplored = append(r.notExplored, fmt.Sprintf("%s (%s)", e.Test, e.Message))
 	}
 	if (r.systematic || e.Exhausted) && len(r.searches) <= maxSearchLines {
-		r.searches = append(r.searches, searchLine{pkg, e.Test, e.Status, e.Bugs, e.Exhausted})
+		r.searches = append(r.searches, searchLine{pkg, e.Test, e.Status, e.Bugs, e.Exhausted, e.Unproved})
 	}
 	jt := jsonTest{Event: "test", Package: pkg, Test: e.Test, Result: result, Schedules: e.Schedules, Bugs: e.Bugs,
-		ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Status: e.Status, Resumed: e.Resumed, Stopped: e.Message, Probes: e.Probes,
-		Uncontrolled: e.Uncontrolled, UncontrolledReplayed: e.UncontrolledReplayed}
+		ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Unproved: e.Unproved, NotProof: e.NotProof, Status: e.Status, Resumed: e.Resumed,
+		Stopped: e.Message, Probes: e.Probes, Uncontrolled: e.Uncontrolled, UncontrolledReplayed: e.UncontrolledReplayed}
 	if r.out != nil {
 		r.out.record(jt)
 		r.out.observe(wire.Event{Event: "test", Schedules: e.Schedules})
@@ -498,7 +511,7 @@ func (r *reporter) summary() {
 	}
 	js := jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys),
 		ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, exploreS)), ExploreS: round3(exploreS),
-		Tests: r.tests, Exhausted: r.exhausted, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet,
+		Tests: r.tests, Exhausted: r.exhausted, Proved: r.proved, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet,
 		Strategy: r.strategy, Seed: r.seed, Shard: r.shard, Shards: r.shards}
 	if r.cov != nil {
 		t := r.cov.totals()
@@ -555,28 +568,44 @@ func (r *reporter) summary() {
 			fmt.Fprintf(w, "gosct: %s: %s\n", l.test, l.outcome())
 		}
 	}
-	switch {
-	case r.exhausted > 0:
-		fmt.Fprintf(w, "gosct: systematic search completed for %d of %d tests\n", r.exhausted, r.tests)
-	case r.systematic && r.tests > 0:
+	// "completed" only for proofs: a search that ran out of schedules
+	// without one (a bound, values it did not vary) is counted apart.
+	if r.proved > 0 {
+		fmt.Fprintf(w, "gosct: systematic search completed for %d of %d tests\n", r.proved, r.tests)
+	}
+	if n := r.exhausted - r.proved; n > 0 {
+		fmt.Fprintf(w, "gosct: %d test%s searched to the end of %s search without a proof (bounded, or depending on what it did not explore: see %s line)\n",
+			n, plural(n), pick(n == 1, "its", "their"), pick(n == 1, "its", "each"))
+	}
+	if r.exhausted == 0 && r.systematic && r.tests > 0 {
 		fmt.Fprintf(w, "gosct: systematic search not completed (schedule or time limit reached)\n")
 	}
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }
 
 // maxSearchLines is how many tests the summary describes one by one.
 const maxSearchLines = 10
 
 type searchLine struct {
-	pkg, test, status string
-	bugs              int
-	exhausted         bool
+	pkg, test, status   string
+	bugs                int
+	exhausted, unproved bool
 }
 
 // outcome reads "exhausted: 24 schedules, all passed", or says the search
-// stopped before the end.
+// stopped before the end, or that its end is no proof (its status says
+// why).
 func (l searchLine) outcome() string {
 	st := l.status
-	if st == "" && l.exhausted {
+	if st == "" && l.exhausted && l.unproved {
+		st = "searched to the end, not a proof"
+	} else if st == "" && l.exhausted {
 		st = "exhausted"
 	} else if st == "" {
 		st = "stopped"
@@ -584,6 +613,8 @@ func (l searchLine) outcome() string {
 	switch {
 	case l.bugs > 0:
 		return fmt.Sprintf("%s; %d bug%s", st, l.bugs, plural(l.bugs))
+	case l.exhausted && l.unproved:
+		return st + "; no bug found"
 	case l.exhausted:
 		return st + ", all passed"
 	}

@@ -53,6 +53,19 @@ type State struct {
 	Running bool `json:"running,omitempty"`
 	// Search is the strategy's saved state.
 	Search json.RawMessage `json:"search"`
+	// Gaps counts the schedules of every run so far that depended on
+	// what no decision chose: the search is then no proof.
+	Gaps *Gaps `json:"gaps,omitempty"`
+}
+
+// Gaps counts the schedules that depended on what no decision of the
+// strategy chose (runtime/proof.go).
+type Gaps struct {
+	Uncontrolled int `json:"uncontrolled,omitempty"` // code outside gosct's control ran
+	Fair         int `json:"fair,omitempty"`         // the fair scheduler took steps
+	Early        int `json:"early,omitempty"`        // a timer could fire early, not offered
+	Values       int `json:"values,omitempty"`       // a value drawn from the seed was read
+	Drawn        int `json:"drawn,omitempty"`        // the sources of those values (the runtime's set)
 }
 
 // StatePath is the file of the saved state of test in package pkg.

@@ -182,11 +182,14 @@ type Event struct {
 	ElapsedS  float64 `json:"elapsed_s,omitempty"`
 	Exhausted bool    `json:"exhausted,omitempty"`
 	Status    string  `json:"status,omitempty"`
-	// Unproved: the search was exhausted, but the strategy says it may
-	// have left schedules out (dpor with timers that could fire early,
-	// uncontrolled code, a divergence): not a proof.
-	Unproved   bool `json:"unproved,omitempty"`
-	Controlled bool `json:"controlled,omitempty"`
+	// Unproved: the search was exhausted, but it is not a proof: the
+	// strategy says it may have left schedules out (a bound, a
+	// divergence, a matched state), or an execution depended on what no
+	// decision chose (uncontrolled code, the fair scheduler's steps, a
+	// value drawn from the seed). NotProof says why, in the user's words.
+	Unproved   bool   `json:"unproved,omitempty"`
+	NotProof   string `json:"not_proof,omitempty"`
+	Controlled bool   `json:"controlled,omitempty"`
 	// Uncontrolled counts the schedules that depended on uncontrolled
 	// code (a goroutine detached or adopted: they may not replay
 	// exactly); with Config.CheckReplay, UncontrolledReplayed counts

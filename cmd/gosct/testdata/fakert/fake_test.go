@@ -89,6 +89,11 @@ func TestMain(m *testing.M) {
 			emit(map[string]any{"event": "test", "test": name, "schedules": 1, "elapsed_s": 0.5, "message": "too long"})
 			continue
 		}
+		if scenario == "unproved" {
+			emit(map[string]any{"event": "test", "test": name, "schedules": c.Schedules, "elapsed_s": 0.5, "exhausted": true,
+				"unproved": true, "not_proof": "it read the clock", "status": "searched to the end: 25 schedules; not a proof: it read the clock"})
+			continue
+		}
 		emit(map[string]any{"event": "test", "test": name, "schedules": c.Schedules, "elapsed_s": 0.5,
 			"exhausted": c.Strategy == "dfs", "status": "done"})
 	}
