@@ -160,6 +160,8 @@ type execution struct {
 	// drew: the sources of the values the program read that no decision
 	// chose (a set of controls; noteDrawn, strategies.End.Values).
 	drew atomic.Uint32
+	// cut: a bug ended the execution in a goroutine's step (abortLocked).
+	cut bool
 	// replayCharges, when replaying, are the recorded charges to apply
 	// instead of measuring real time (never nil then).
 	replayCharges []charge
@@ -885,7 +887,11 @@ func (e *execution) quiesce(me *goroutine) {
 		e.abortLocked(me, e.stuckBug(own))
 		return
 	}
+	first := e.bug == nil
 	e.abortLocked(me, e.deadlockBug())
+	if first {
+		e.cut = false // nothing could run: no step was cut
+	}
 }
 
 // abortLocked records b and starts tearing the execution down: the test
@@ -895,6 +901,11 @@ func (e *execution) quiesce(me *goroutine) {
 //go:norace
 func (e *execution) abortLocked(me *goroutine, b *bug) {
 	if e.bug == nil && b != nil {
+		// A bug found in a goroutine's step (a panic, a lock cycle, a
+		// race) ends the execution there: the steps that could have
+		// come before it are cut (strategies.End.Cut). A deadlock found
+		// when nothing can run cuts nothing (quiesce).
+		e.cut = me != nil
 		e.bug = b
 		// The test goroutine reports the bug, built here with
 		// instrumented code (strings.Builder): for Go's race detector

@@ -568,9 +568,10 @@ func (d *DPOR) complete(last *Event, yielder int) {
 		// sequence the forced switch forbids: the reversal that
 		// mattered, this step before another goroutine's, was never
 		// made (docs/strategies.md, "Yields"). Global, it races with
-		// every step of the others, and where they stand relative to
+		// every step of the others, local ones too (the step forced
+		// right after it may be one), and where they stand relative to
 		// the yield is explored like any order of conflicting steps.
-		s.flags |= stepGlobal | stepWild
+		s.flags |= stepGlobal | stepWild | stepAll
 	}
 	barrier := false
 	for _, a := range last.Acc {
@@ -646,6 +647,40 @@ func (d *DPOR) fireWhereOffered() {
 	}
 }
 
+// cutWhereEnabled treats the last step, in which a bug ended the
+// execution, as disabling every other goroutine: it conflicts with every
+// step, local ones too (where a goroutine stood when the execution ended
+// is part of its outcome), and the pending step of each goroutine enabled
+// at its point, which
+// the execution never took, races with it. Such a step is in no trace, so
+// the race is reversed here: each goroutine enabled there joins the
+// backtrack set (unless asleep: its steps from there were explored). A
+// panic in one goroutine hid the schedules where another goroutine's
+// pending step came first (a Done panicking on a negative counter before
+// the Add of a goroutine that had not run yet).
+func (d *DPOR) cutWhereEnabled() {
+	n := len(d.tr.steps)
+	if n == 0 {
+		return
+	}
+	s := &d.tr.steps[n-1]
+	s.flags |= stepGlobal | stepWild | stepAll
+	lv := d.levelOf(n - 1)
+	if lv == nil || lv.Kind != Goroutine || lv.Chosen != int(s.g) {
+		return
+	}
+	lv.Wild = true
+	for _, g := range lv.Enabled {
+		switch {
+		case g == lv.Chosen || slices.Contains(lv.Backtrack, g) || slices.Contains(lv.Sleep, g):
+		case d.bound < 0 || d.within(lv, g):
+			lv.Backtrack = append(lv.Backtrack, g)
+		default:
+			d.clipped = true
+		}
+	}
+}
+
 // fired appends to the trace a firing of the clock that no point chose.
 func (d *DPOR) fired() {
 	d.tr.see(Clock)
@@ -708,6 +743,9 @@ func (d *DPOR) finish(end End) {
 		if len(d.lst) > d.pos {
 			d.lst = d.lst[:d.pos]
 		}
+	}
+	if end.Cut && d.blockedAt < 0 {
+		d.cutWhereEnabled()
 	}
 	if d.clockDue && d.blockedAt < 0 {
 		// A timer offered early never fired: its firing is a step

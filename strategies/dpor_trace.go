@@ -21,6 +21,7 @@ type step struct {
 const (
 	stepGlobal uint8 = 1 << iota // conflicts with every other step
 	stepWild                     // did more than its pending event said
+	stepAll                      // conflicts with local steps too (see analyse)
 )
 
 type trace struct {
@@ -189,7 +190,17 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 		an.prev = append(an.prev[:0], b...)
 		an.deps, an.locks = an.deps[:0], an.locks[:0]
 		if s.flags&stepGlobal != 0 {
-			for h, l := range an.gDep {
+			last := an.gDep
+			if s.flags&stepAll != 0 {
+				// A step that reached a yield (which step of
+				// another goroutine comes right after it is
+				// forced, a local one too) or in which a bug
+				// ended the execution (it disabled every
+				// goroutine, however far each had got): it is
+				// ordered after the last step of each.
+				last = an.gLast
+			}
+			for h, l := range last {
 				if h != g && l >= 0 {
 					an.deps = append(an.deps, l)
 				}

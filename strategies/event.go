@@ -242,6 +242,11 @@ type End struct {
 	// the seed). A search over schedules does not vary it: its end is no
 	// proof.
 	Values bool
+	// Cut reports that a bug ended the execution during its last step (a
+	// panic, a fatal error, a race report, a lock cycle), not a deadlock
+	// found when nothing could run: the step disabled every other
+	// goroutine, and those still enabled never took their pending steps.
+	Cut bool
 }
 
 // MentionHash is the part of an object's name (for state signatures) that
