@@ -801,14 +801,12 @@ func (d *DPOR) race(i, j int) {
 		return
 	}
 	gj := int(d.tr.steps[j].g)
-	if gj == Clock && !slices.Contains(lv.Enabled, Clock) {
-		// No timer could fire early at step i's point: the virtual
-		// time only grows with the steps taken, so none could in a
-		// schedule that ran fewer steps before it either. The race
-		// is the clock's only (its firing conflicts with every
-		// step): the other initials of the reversal need not run.
-		return
-	}
+	// A firing that the clock could not take at step i's point (no
+	// timer due within the early window there) is still reversed
+	// through its other initials: one of them may be the step that
+	// starts the timer (a Sleep, an AfterFunc), which, run before step
+	// i, makes it due early enough to fire there (a sleeper's read
+	// before the write of a goroutine that had not run yet).
 	covered := func(g int) bool {
 		if !slices.Contains(lv.Enabled, g) {
 			return false
