@@ -129,22 +129,34 @@ func (e *execution) describeChoices() {
 // onlyQueues reports whether g's pending operation would block now with
 // no effect but queueing g: a Lock of a held Mutex, a writer's Lock of an
 // RWMutex another writer holds or waits for (not one that readers hold:
-// that writer announces itself, and new readers then wait). Lock held.
+// that writer announces itself, and new readers then wait). Not when
+// blocking would close a cycle of lock waits: that ends the execution
+// with a deadlock (cycle.go), which running the others first can hide (a
+// goroutine locking a mutex it holds, beside a test about to return).
+// Lock held.
 //
 //go:norace
 func (e *execution) onlyQueues(g *goroutine) bool {
 	if g.ev.try {
 		return false
 	}
+	var st *mutexState
 	switch g.op {
 	case opLock:
-		st := e.sync.mutexes.get((*sync.Mutex)(g.ev.obj))
-		return st != nil && st.locked
+		st = e.sync.mutexes.get((*sync.Mutex)(g.ev.obj))
 	case opRWLock:
-		st := e.sync.rws.get((*sync.RWMutex)(g.ev.obj))
-		return st != nil && st.w.locked
+		if rw := e.sync.rws.get((*sync.RWMutex)(g.ev.obj)); rw != nil {
+			st = &rw.w
+		}
 	}
-	return false
+	if st == nil || !st.locked {
+		return false
+	}
+	saved := g.lockWait
+	g.lockWait = lockWait{m: st}
+	cycle := e.lockCycle(g) != nil
+	g.lockWait = saved
+	return !cycle
 }
 
 // describe appends the accesses of g's pending step to dst. Lock held.
