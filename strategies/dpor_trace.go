@@ -11,9 +11,10 @@ type step struct {
 	level int32 // index in DPOR.levels of the point, -1 when it did not branch
 	a0    int32 // its accesses: trace.acc[a0:a1]
 	a1    int32
-	// after is a step that must precede this one though it does not
+	// after is a step that must precede this one though it may not
 	// conflict with it: the step taken at the point where this step's
-	// goroutine yielded (the yielder may not run next), or -1.
+	// goroutine yielded (the yielder may not run next), or -1. It is a
+	// dependency of this step, which races with it.
 	after int32
 	flags uint8
 }
@@ -184,9 +185,6 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 		if an.gLast[g] < 0 && t.born[g] >= 0 && int(t.born[g]) < j {
 			b = joinClock(b, an.clock(int(t.born[g])))
 		}
-		if s.after >= 0 && int(s.after) < j {
-			b = joinClock(b, an.clock(int(s.after)))
-		}
 		an.prev = append(an.prev[:0], b...)
 		an.deps, an.locks = an.deps[:0], an.locks[:0]
 		if s.flags&stepGlobal != 0 {
@@ -212,6 +210,14 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 			for _, a := range t.acc[s.a0:s.a1] {
 				an.touch(a)
 			}
+		}
+		if s.after >= 0 && int(s.after) < j {
+			// The step taken where this one's goroutine yielded
+			// comes before it, as a dependency, not as program
+			// order: the race is reversed through another step at
+			// the yield (which of the others' steps is forced there
+			// decides what this goroutine sees next).
+			an.addDep(s.after)
 		}
 		for _, d := range an.deps {
 			b = joinClock(b, an.clock(int(d)))
