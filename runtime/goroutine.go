@@ -118,6 +118,10 @@ type goroutine struct {
 	stack  uint64
 	nsteps int
 	named  int // the step whose event last named objects (states.go)
+	// seen hashes what the goroutine learnt: the state of what its steps
+	// read, the cases and values decided for it, the values it drew
+	// (states.go, observed). Its locals derive from it.
+	seen uint64
 	// waitObj names what a blocked goroutine waits on, for reports.
 	waitObj string
 	// poll, for a goroutine blocked on an object that uncontrolled code can

@@ -231,6 +231,16 @@ func (e *execution) subSeed(n uint64) uint64 { return mix64(e.in.seed ^ mix64(n+
 //
 //go:norace
 func (e *execution) noteDrawn(c control) {
+	if e.states {
+		// What it draws next follows from where the source and the
+		// clock stand, and the control; Go's own draws (the control
+		// off) from nothing the signature knows.
+		v := mix(mix(e.src.s, e.mapRanges), uint64(e.clock.now)) ^ uint64(c)
+		if e.set.free&c != 0 {
+			v = uint64(time.Now().UnixNano())
+		}
+		e.learnt(e.cur.Load(), v)
+	}
 	for {
 		old := e.drew.Load()
 		if old&uint32(c) != 0 || e.drew.CompareAndSwap(old, old|uint32(c)) {

@@ -722,6 +722,9 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.gs[id].runJoin = nil // its step is taken: subtests.go
 		}
 		if e.states && i < len(e.pt.Events) {
+			if id != strategies.Clock {
+				e.observed(e.gs[id], e.pt.Events[i].Acc)
+			}
 			// The step about to run may change the objects it names.
 			e.st.touchAcc(e.pt.Events[i].Acc)
 		}
@@ -788,6 +791,7 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 		i = 0
 	}
 	e.trail = append(e.trail, decision{strategies.Case, int32(ready[i]), int32(me.id), false})
+	e.learnt(me, uint64(ready[i]))
 	if e.set.detailed {
 		e.ops = append(e.ops, e.pt.Ops[i])
 		me.lastStep = e.addStep(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.internStack(me.stackText)})
@@ -825,6 +829,7 @@ func (e *execution) chooseValue(me *goroutine, n int, what string) int {
 		i = 0
 	}
 	e.trail = append(e.trail, decision{strategies.Value, int32(i), int32(me.id), false})
+	e.learnt(me, uint64(i))
 	if e.set.detailed {
 		e.ops = append(e.ops, op)
 		e.addStep(replay.Step{G: me.id, Op: what + " = " + itoa(i), Pos: op.Pos})

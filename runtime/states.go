@@ -17,7 +17,9 @@ import (
 //
 //   - each goroutine: whether it can run, is blocked or has exited, the
 //     operation it is at, the call sites of its stack there, how many steps
-//     it has taken, and the number of the object its operation is on;
+//     it has taken, the number of the object its operation is on, and what
+//     it learnt (observed): the state of what its steps read, the cases
+//     and values decided for it, where the sources it drew from stood;
 //   - each object an operation has named, under a name that does not
 //     depend on the order of independent steps: the sum of a hash of
 //     (goroutine, its step, position in the step's event) over the steps
@@ -26,18 +28,18 @@ import (
 //     (hashes of their bytes, in order), whether it is closed and who waits
 //     on it, a mutex's holder and waiters, an RWMutex's readers and writer,
 //     a WaitGroup's counter, a Once's state, a Cond's waiters, a timer;
-//   - the virtual clock and its pending timers, and whether the test
-//     function has returned.
+//   - the virtual clock and its pending timers, where the random source and
+//     the map orders stand, and whether the test function has returned.
 //
-// Equal states have equal signatures. The converse does not hold: the
-// signature leaves out what the runtime cannot see, chiefly the local
-// variables of goroutines (a value read into a local and used later) and
-// memory no hook touched, and it hashes values by their bytes (two equal
+// Equal states have equal signatures. The converse holds only as far as
+// the runtime can see: the goroutines' locals are covered through what
+// they learnt (a local derives from what its goroutine read), but memory
+// no hook touched is not, and values are hashed by their bytes (two equal
 // strings at different addresses differ; two unequal structs behind one
-// pointer do not). A strategy that takes equal signatures for equal states
-// is therefore unsound wherever the signature is not the whole state; see
-// docs/strategies.md. An execution in which uncontrolled code ran has no
-// signature (0) from then on.
+// pointer do not, unless a hook read them). A strategy that takes equal
+// signatures for equal states is therefore unsound wherever the signature
+// is not the whole state; see docs/strategies.md. An execution in which
+// uncontrolled code ran has no signature (0) from then on.
 
 // stKind is what kind of object a numbered object is.
 type stKind uint8
@@ -207,7 +209,11 @@ func (e *execution) signature() uint64 {
 		h = mix(h, g.stack)
 		h = mix(h, uint64(g.nsteps))
 		h = mix(h, e.nameOf(g.ev.obj))
+		h = mix(h, g.seen)
 	}
+	// Where the random source and the map orders stand: the next draw.
+	h = mix(h, e.src.s)
+	h = mix(h, e.mapRanges)
 	// Objects in any order: the sum does not depend on it.
 	if e.st.all {
 		e.st.all = false
@@ -240,6 +246,41 @@ func (e *execution) signature() uint64 {
 		h = 1
 	}
 	return h
+}
+
+// observed folds into g's history (goroutine.seen) what the step it was
+// chosen for reads: the state of each object its event names, unless the
+// operation only synchronizes (a Lock, an Unlock, a Wait, a Done: what
+// they learn is that they happened, which the goroutine's steps and stack
+// say). Two schedules that reach one signature by different values read
+// (a value loaded into a local, a received one, a TryLock's result) would
+// otherwise match, and the locals that differ decide what comes next.
+// The objects' parts are those of the signature just computed. Lock held.
+//
+//go:norace
+func (e *execution) observed(g *goroutine, acc []strategies.Access) {
+	if !g.ev.try {
+		switch g.op {
+		case opLock, opRWLock, opUnlock, opRWUnlock, opRLock, opRUnlock, opWaitGroup, opWait,
+			opOnce, opCondWait, opSignal, opBroadcast, opWrite:
+			return
+		}
+	}
+	for _, a := range acc {
+		if o := e.st.ords.get(a.Obj); o != 0 {
+			g.seen = mix(g.seen, e.st.objs[o-1].part)
+		}
+	}
+}
+
+// learnt folds a value decided or drawn for g into its history. Lock
+// held.
+//
+//go:norace
+func (e *execution) learnt(g *goroutine, v uint64) {
+	if e.states && g != nil {
+		g.seen = mix(g.seen+1, v)
+	}
 }
 
 // objHash hashes the state of one numbered object. Lock held.

@@ -71,17 +71,18 @@ type DPOR struct {
 	inits     []int
 
 	// State matching (dpor_states.go).
-	states    bool
-	visited   map[uint64]*visit
-	names     map[uintptr]*objNames // this execution's object names
-	gsteps    []int                 // steps of each goroutine in this execution
-	named     []int                 // each goroutine's step last named (mention)
-	lst       []lvState             // parallel to levels
-	changed   int                   // level this execution changed (-1: none)
-	matchSum  []sumEntry            // summary of the state this execution matched
-	matchAt   int                   // step at which it matched, -1
-	matched   int                   // executions that matched a state
-	unmatched int                   // matches explored all the same (their subtree needed more)
+	states   bool
+	visited  map[uint64]*visit
+	names    map[uintptr]*objNames // this execution's object names
+	gsteps   []int                 // steps of each goroutine in this execution
+	named    []int                 // each goroutine's step last named (mention)
+	lst      []lvState             // parallel to levels
+	changed  int                   // level this execution changed (-1: none)
+	matchSum []sumEntry            // summary of the state this execution matched
+	matchAt  int                   // step at which it matched, -1
+	matched  int                   // executions that matched a state
+	stopped  int                   // levels completed by the closed-subset rule
+	cutOff   []int                 // goroutines whose pending steps a bug cut off (cutWhereEnabled)
 
 	begun, done  bool
 	runs         int
@@ -201,7 +202,7 @@ func (d *DPOR) NewExecution() bool {
 			}
 			continue
 		}
-		if q, ok := d.pick(lv); ok {
+		if q, ok := d.pickAt(i); ok {
 			lv.Done = append(lv.Done, tried{lv.Chosen, lv.Wild})
 			lv.Chosen, lv.Wild = q, false
 			d.backtrackTo(i)
@@ -235,6 +236,17 @@ func (d *DPOR) backtrackTo(i int) {
 	d.levels = d.levels[:i+1]
 	d.changed = i
 	d.start()
+}
+
+// pickAt is pick for level i, unless seed 002's closed-subset rule says
+// the goroutines tried there are enough (--states, closedAt).
+func (d *DPOR) pickAt(i int) (int, bool) {
+	q, ok := d.pick(&d.levels[i])
+	if ok && d.states && d.closedAt(i) {
+		d.stopped++
+		return noChoice, false
+	}
+	return q, ok
 }
 
 // pick returns the goroutine to try next at lv: in its backtrack set, not
@@ -670,6 +682,7 @@ func (d *DPOR) cutWhereEnabled() {
 		return
 	}
 	lv.Wild = true
+	d.cutOff = append(d.cutOff, lv.Enabled...)
 	for _, g := range lv.Enabled {
 		switch {
 		case g == lv.Chosen || slices.Contains(lv.Backtrack, g) || slices.Contains(lv.Sleep, g):
@@ -744,6 +757,7 @@ func (d *DPOR) finish(end End) {
 			d.lst = d.lst[:d.pos]
 		}
 	}
+	d.cutOff = d.cutOff[:0]
 	if end.Cut && d.blockedAt < 0 {
 		d.cutWhereEnabled()
 	}
@@ -761,6 +775,7 @@ func (d *DPOR) finish(end End) {
 	}
 	d.an.analyse(&d.tr, n, d.race)
 	if d.states {
+		d.currents(n)
 		d.summarize()
 	}
 	if !d.workLeft() {
@@ -787,7 +802,7 @@ func (d *DPOR) workLeft() bool {
 			}
 			continue
 		}
-		if _, ok := d.pick(lv); ok {
+		if _, ok := d.pickAt(i); ok {
 			return true
 		}
 	}
@@ -908,7 +923,10 @@ func (d *DPOR) unproved() []string {
 		why = append(why, fmt.Sprintf("schedules with more than %d preemptions were left out", d.bound))
 	}
 	if d.matched > 0 {
-		why = append(why, fmt.Sprintf("%d executions pruned at a state explored before, whose signature leaves out goroutines' local variables", d.matched))
+		why = append(why, fmt.Sprintf("%d executions pruned at a state explored before (its signature leaves out memory no hook touched)", d.matched))
+	}
+	if d.stopped > 0 {
+		why = append(why, fmt.Sprintf("%d points completed by seed 002's closed-subset rule (proved for its stateful setting, not for this one)", d.stopped))
 	}
 	if d.diverged > 0 {
 		why = append(why, fmt.Sprintf("%d replay divergences: the program is not deterministic under gosct", d.diverged))
@@ -949,7 +967,7 @@ func (d *DPOR) Status() string {
 		st += fmt.Sprintf(" (%d sleep-set blocked)", d.blocked)
 	}
 	if d.states {
-		st += fmt.Sprintf(" (%d pruned at a state explored before, %d states remembered)", d.matched, len(d.visited))
+		st += fmt.Sprintf(" (%d pruned at a state explored before, %d points completed by the closed-subset rule, %d states remembered)", d.matched, d.stopped, len(d.visited))
 	}
 	why := d.unproved()
 	switch {

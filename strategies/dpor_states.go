@@ -58,6 +58,11 @@ type lvState struct {
 	t   int // index in the trace of the step taken at the level's point
 	sig uint64
 	sum map[sumEntry]struct{} // accesses of the subtree so far; nil: unknown
+	// cur is seed 002's current sets: for each goroutine tried at the
+	// point, the goroutines that take a step dependent on the step it
+	// took there, later, in any execution explored below (itself
+	// included); nil entries: unknown (a summary was given up).
+	cur map[int][]int
 }
 
 // A sumEntry is an access of a summary: goroutine, object name, and how.
@@ -148,12 +153,10 @@ func (d *DPOR) nameAt(a uintptr, t int) uint64 {
 }
 
 // tryMatch reports whether the state at p (a new branching point) was
-// explored already, with a subtree that does not need any backtrack
-// point the schedule so far does not have (applySummary): then the
-// subtree is pruned. A match whose summary would add backtrack points is
-// explored as DPOR would without states: a pruned subtree's accesses can
-// only be taken into account coarsely, and exploring instead keeps the
-// stateful search from running more schedules than the stateless one.
+// explored already: then the subtree is pruned, and its summary's
+// conflicts with the steps above the point add backtrack points
+// (applySummary), as seed 002's DE-S-POR replays UpdateCurr over the
+// actions below a visited state.
 func (d *DPOR) tryMatch(p *Point) bool {
 	if !d.states || p.State == 0 {
 		return false
@@ -169,10 +172,7 @@ func (d *DPOR) tryMatch(p *Point) bool {
 	}
 	end := len(d.tr.steps)
 	d.an.analyse(&d.tr, end, func(int, int) {})
-	if d.applySummary(v.sum, end, true) {
-		d.unmatched++
-		return false
-	}
+	d.applySummary(v.sum, end)
 	d.matchSum, d.matchAt = v.sum, end
 	d.matched++
 	return true
@@ -185,16 +185,11 @@ func (d *DPOR) tryMatch(p *Point) bool {
 // through the later one, as in a race); each that branched gets the
 // access's goroutine in its backtrack set, or every goroutine it could
 // have chosen if that one could not run there. The analysis of the
-// execution up to end (the clocks) must be done. It reports whether it
-// added a backtrack point; dry, it only reports whether it would.
-func (d *DPOR) applySummary(sum []sumEntry, end int, dry bool) bool {
-	added := false
+// execution up to end (the clocks) must be done.
+func (d *DPOR) applySummary(sum []sumEntry, end int) {
 	add := func(lv *dlevel, g int) {
 		if d.within(lv, g) && !slices.Contains(lv.Backtrack, g) && !slices.Contains(lv.Sleep, g) {
-			added = true
-			if !dry {
-				lv.Backtrack = append(lv.Backtrack, g)
-			}
+			lv.Backtrack = append(lv.Backtrack, g)
 		}
 	}
 	byName := map[uint64][]int{}
@@ -260,7 +255,6 @@ func (d *DPOR) applySummary(sum []sumEntry, end int, dry bool) bool {
 			}
 		}
 	}
-	return added
 }
 
 // stepConflicts reports whether step i conflicts with an access of mode to
@@ -371,4 +365,149 @@ func (d *DPOR) remember(i int) {
 			d.visited[ls.sig] = &visit{sleep: slices.Clone(d.levels[l].Sleep), cost: d.levels[l].Cost, sum: sum}
 		}
 	}
+}
+
+// currents adds to the current sets of the levels of this execution (the
+// first n steps, those of the search) the goroutines whose later steps
+// depend on the step taken at each level: seed 002's UpdateCurr, with its
+// fix for traversing each transition once (every earlier dependent step
+// gets the goroutine, not only the last). Only the steps this execution
+// added are swept (those from the first level it changed on); a matched
+// state's summary stands for the subtree it pruned.
+func (d *DPOR) currents(n int) {
+	from := 0
+	if d.changed >= 0 && d.changed < len(d.lst) {
+		from = d.lst[d.changed].t
+	}
+	// later holds, by word, the goroutines of the swept steps that
+	// observe it and that change it; globals, those with a global step.
+	type users struct{ obs, chg []int }
+	later := map[uintptr]*users{}
+	var globals []int
+	note := func(k int) {
+		s := &d.tr.steps[k]
+		g := int(s.g)
+		if s.flags&stepGlobal != 0 {
+			addOnce(&globals, g)
+			return
+		}
+		for _, a := range d.tr.acc[s.a0:s.a1] {
+			if a.Op == OpGlobal || a.Op == OpBarrier {
+				continue
+			}
+			words(a, func(w uintptr) {
+				u := later[w]
+				if u == nil {
+					u = &users{}
+					later[w] = u
+				}
+				if a.Op.observes() {
+					addOnce(&u.obs, g)
+				} else {
+					addOnce(&u.chg, g)
+				}
+			})
+		}
+	}
+	eval := func(ls *lvState, i int) {
+		s := &d.tr.steps[i]
+		c := int(s.g)
+		if ls.cur == nil {
+			ls.cur = map[int][]int{}
+		}
+		set := ls.cur[c]
+		addOnce(&set, c)
+		for _, g := range globals {
+			addOnce(&set, g)
+		}
+		// The steps a bug cut off would have come after it, which
+		// disabled them: dependent, as far as anyone can tell.
+		for _, g := range d.cutOff {
+			addOnce(&set, g)
+		}
+		if s.flags&stepGlobal != 0 {
+			for _, u := range later {
+				for _, g := range append(u.obs, u.chg...) {
+					addOnce(&set, g)
+				}
+			}
+		} else {
+			for _, a := range d.tr.acc[s.a0:s.a1] {
+				if a.Op == OpGlobal || a.Op == OpBarrier {
+					continue
+				}
+				words(a, func(w uintptr) {
+					if u := later[w]; u != nil {
+						for _, g := range u.chg {
+							addOnce(&set, g)
+						}
+						if !a.Op.observes() {
+							for _, g := range u.obs {
+								addOnce(&set, g)
+							}
+						}
+					}
+				})
+			}
+		}
+		if d.matchSum != nil && d.matchAt > i {
+			for _, x := range d.matchSum {
+				if d.stepConflicts(i, x.name, x.mode, d.matchAt) {
+					addOnce(&set, int(x.g))
+				}
+			}
+		}
+		ls.cur[c] = set
+	}
+	l := min(len(d.levels), len(d.lst)) - 1
+	for k := n - 1; k >= from; k-- {
+		for ; l >= 0 && d.lst[l].t >= k; l-- {
+			if t := d.lst[l].t; t == k && t < n && d.levels[l].Kind == Goroutine {
+				eval(&d.lst[l], t)
+			}
+		}
+		note(k)
+	}
+	for ; l >= 0; l-- {
+		if t := d.lst[l].t; t < n && d.levels[l].Kind == Goroutine {
+			eval(&d.lst[l], t)
+		}
+	}
+}
+
+// closedAt reports whether seed 002's stopping rule completes level i: a
+// non-empty set T of the goroutines tried there (done) is closed, the
+// union of their current sets: T is then persistent, so done is a source
+// set (source sets are monotone), and the goroutines left in the
+// backtrack set need not be tried. Every goroutine of T must have been
+// tried at this point in this search (its current set is known); one
+// that a current set names but that was not tried, or could not run
+// there, keeps the closure open.
+func (d *DPOR) closedAt(i int) bool {
+	if i >= len(d.lst) || d.lst[i].cur == nil {
+		return false
+	}
+	lv := &d.levels[i]
+	cur := d.lst[i].cur
+	tried := func(g int) bool { return g == lv.Chosen || lv.tried(g) }
+	for t := range cur {
+		if !tried(t) {
+			continue
+		}
+		closure, open := []int{t}, false
+		for k := 0; k < len(closure) && !open; k++ {
+			set, ok := cur[closure[k]]
+			if !ok || !tried(closure[k]) {
+				open = true
+				break
+			}
+			for _, g := range set {
+				addOnce(&closure, g)
+			}
+		}
+		if !open {
+			return true
+		}
+	}
+	return false
 }

@@ -375,3 +375,33 @@ func TestStatefulDPOR(t *testing.T) {
 	}
 	t.Logf("random programs: stateless %d schedules, stateful %d", plainRuns, statefulRuns)
 }
+
+// Seed 002's closed-subset rule on the current sets of a point: a set of
+// tried goroutines whose current sets name only goroutines of the set
+// completes the point; one naming a goroutine not tried there does not.
+func TestClosedSubsetRule(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		tried  []int // the first is the chosen one
+		cur    map[int][]int
+		closed bool
+	}{
+		// The paper's Fig. 3: current[1] = {1,2,3}, current[2] = {2}:
+		// {2} is closed.
+		{"fig 3", []int{2, 1}, map[int][]int{1: {1, 2, 3}, 2: {2}}, true},
+		{"open", []int{1}, map[int][]int{1: {1, 2}}, false},
+		{"closed pair", []int{2, 1}, map[int][]int{1: {1, 2}, 2: {2, 1}}, true},
+		{"pair open through 3", []int{2, 1}, map[int][]int{1: {1, 2}, 2: {2, 3}}, false},
+	} {
+		d := NewDPOR(Options{States: true})
+		lv := dlevel{Kind: Goroutine, Chosen: c.tried[0]}
+		for _, g := range c.tried[1:] {
+			lv.Done = append(lv.Done, tried{G: g})
+		}
+		d.levels = []dlevel{lv}
+		d.lst = []lvState{{cur: c.cur}}
+		if got := d.closedAt(0); got != c.closed {
+			t.Errorf("%s: closedAt = %v, want %v", c.name, got, c.closed)
+		}
+	}
+}
