@@ -843,7 +843,19 @@ func (d *DPOR) race(i, j int) {
 		}
 	}
 	if q == noChoice {
-		return // no initial can run there: the race cannot be reversed
+		if int(d.tr.steps[j].after) == i {
+			// Step i is the one taken where j's goroutine yielded:
+			// j cannot come first, but another goroutine's step can
+			// be the one forced there, and what j's goroutine sees
+			// next may differ; v holds no such step when they all
+			// come after j. Every goroutine enabled there is tried.
+			for _, g := range lv.Enabled {
+				if !covered(g) && (d.bound < 0 || d.within(lv, g)) {
+					addOnce(&lv.Backtrack, g)
+				}
+			}
+		}
+		return // otherwise no initial can run there: the race cannot be reversed
 	}
 	if d.bound < 0 {
 		lv.Backtrack = append(lv.Backtrack, q)
