@@ -13,9 +13,11 @@ import (
 // never backward, and never while nothing happens. It moves in four ways
 // (docs/runtime.md, "Time"):
 //
-//   - with work: every scheduling step, and every read of the clock (Now),
-//     costs settings.stepCost, so a sleep of d always ends strictly more
-//     than d after it began, and two reads are never equal;
+//   - with work: every scheduling step, every read of the clock (Now) and
+//     the arming of a timer cost what Go takes for them at best, and a
+//     timer wakes what it wakes no earlier than Go's fastest wake-up after
+//     its deadline (costs.go), so a sleep of d ends later than d after it
+//     began, by at least what Go takes, and two reads are never equal;
 //   - by a decision: at every goroutine decision the strategy may choose
 //     strategies.Clock instead of a goroutine when a timer is due within
 //     settings.timerEarly of the work-clock (floor below): the clock moves
@@ -87,6 +89,10 @@ type vtimer struct {
 	seq          uint64 // arming order: timers due together fire in it
 	idx          int    // position in the heap, -1 when not pending
 
+	// lat is the wake-up latency when includes: the timer is due at
+	// when-lat, and wakes what it wakes at when (costs.go).
+	lat time.Duration
+
 	g     *goroutine     // tkSleep
 	ch    chan time.Time // tkChan
 	f     func()         // tkFunc
@@ -146,8 +152,11 @@ type clock struct {
 	// floor the part of it due to work, jumps and charges (see above).
 	start      time.Time
 	now, floor time.Duration
-	seq        uint64
-	heap       timerHeap
+	// ps is the fraction of a nanosecond of work not yet on the clocks,
+	// in picoseconds (costs.go).
+	ps   int64
+	seq  uint64
+	heap timerHeap
 	// timers and tickers map the values handed to user code to their
 	// model, so that Stop and Reset find it.
 	timers  rmap[*time.Timer, *vtimer]
@@ -187,8 +196,12 @@ func (c *clock) instant(d time.Duration) time.Time { return c.start.Add(d) }
 //go:norace
 func (c *clock) read(e *execution) time.Time {
 	t := c.instant(c.now)
-	c.now += e.set.stepCost
-	c.floor += e.set.stepCost
+	if e.set.uniformCost {
+		c.now += e.set.stepCost
+		c.floor += e.set.stepCost
+	} else {
+		c.spend(costNow)
+	}
 	return t
 }
 
@@ -200,7 +213,11 @@ func (c *clock) arm(e *execution, t *vtimer, d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
-	t.when = c.now + d
+	t.lat = 0
+	if d > 0 || t.kind == tkSleep {
+		t.lat = e.latency(t)
+	}
+	t.when = c.now + d + t.lat
 	if t.when < c.now { // overflow: never
 		t.when = 1<<63 - 1
 	}
@@ -239,14 +256,17 @@ func (c *clock) moveTo(d time.Duration, jump bool) {
 	}
 }
 
-// work charges one scheduling step and fires the timers that have fallen
-// due by work alone, in deadline order. The scheduler calls it at every
-// goroutine decision. Lock held.
+// work fires the timers that have fallen due by work alone, in deadline
+// order (under settings.uniformCost it first charges one step: the step
+// a decision chose is charged otherwise, costs.go). The scheduler calls it
+// at every goroutine decision. Lock held.
 //
 //go:norace
 func (c *clock) work(e *execution) {
-	c.now += e.set.stepCost
-	c.floor += e.set.stepCost
+	if e.set.uniformCost {
+		c.now += e.set.stepCost
+		c.floor += e.set.stepCost
+	}
 	for len(c.heap) > 0 && c.heap[0].when <= c.floor && !e.aborting {
 		c.fire(e, heap.Pop(&c.heap).(*vtimer))
 	}
@@ -282,8 +302,9 @@ func (c *clock) observable(e *execution, t *vtimer) bool {
 }
 
 // early returns the earliest timer that may fire now at the strategy's
-// choice: observable and due within settings.timerEarly of floor; nil if
-// none. It visits only the part of the heap within the window. Lock held.
+// choice: observable and due within settings.timerEarly of floor (its
+// deadline, without the wake-up latency); nil if none. It visits only the
+// part of the heap within the window. Lock held.
 //
 //go:norace
 func (c *clock) early(e *execution) *vtimer {
@@ -302,10 +323,10 @@ func (c *clock) earliest(e *execution, i int, lim time.Duration, best *vtimer) *
 		return best
 	}
 	t := c.heap[i]
-	if t.when > lim || (best != nil && !before(t, best)) {
+	if t.when > lim+maxWake || (best != nil && !before(t, best)) {
 		return best // the heap below i is later still
 	}
-	if c.observable(e, t) {
+	if t.when-t.lat <= lim && c.observable(e, t) {
 		return t // below i is later
 	}
 	best = c.earliest(e, 2*i+1, lim, best)
@@ -539,7 +560,7 @@ func (c *clock) fire(e *execution, t *vtimer) {
 				}
 			}
 		}
-		runtimeSend(e, t.ch, c.instant(t.when))
+		runtimeSend(e, t.ch, c.instant(t.when-t.lat))
 		if t.period > 0 {
 			// Skip the ticks missed while nobody looked, as Go does.
 			t.when += t.period * (1 + (c.now-t.when)/t.period)

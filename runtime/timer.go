@@ -166,6 +166,7 @@ func newChanTimer(e *execution, d, period time.Duration) (*time.Timer, *time.Tic
 	cs := e.chanOf(chanKey((<-chan time.Time)(c)))
 	cs.owned, cs.timer = true, true
 	e.clock.arm(e, vt, d)
+	e.clock.armed(e)
 	if period > 0 {
 		tk := &time.Ticker{C: c}
 		e.clock.tickers.put(tk, vt)
@@ -198,6 +199,7 @@ func AfterFunc(d time.Duration, f func()) *time.Timer {
 	goRaceReleaseMerge(timerKey(vt))
 	e.hbRelease(me, timerKey(vt))
 	e.clock.arm(e, vt, d)
+	e.clock.armed(e)
 	return t
 }
 

@@ -194,7 +194,10 @@ func (x *explorer) describe(tr *replay.Trace, e *execution) {
 	}
 	tr.Params["timer_early"] = x.set.timerEarly.String()
 	tr.Params["leak_grace"] = x.set.leakGrace.String()
-	tr.Params["step_cost"] = x.set.stepCost.String()
+	tr.Params["step_cost"] = calibratedCost
+	if x.set.uniformCost {
+		tr.Params["step_cost"] = x.set.stepCost.String()
+	}
 	tr.Files = x.files()
 	if b := e.bug; b != nil {
 		tr.Bug = &replay.Bug{Kind: b.kind, Message: b.message, Report: b.report()}

@@ -66,8 +66,10 @@ type Config struct {
 	// means the runtime's default (docs/runtime.md, "Time").
 	TimerEarly string `json:"timer_early,omitempty"`
 	LeakGrace  string `json:"leak_grace,omitempty"`
-	// StepCost is the virtual time one scheduling step costs, "" for the
-	// runtime's default; for measuring the time model (gosct-bench).
+	// StepCost, when set to a duration, is a uniform virtual time every
+	// scheduling step and read of the clock costs instead of Go's
+	// calibrated costs ("" or "calibrated"); for measuring the time model
+	// (gosct-bench) and for traces written before the calibration.
 	StepCost string `json:"step_cost,omitempty"`
 	// Fragments is the fragments file of pairwise incremental
 	// checking (gosct test --since).
