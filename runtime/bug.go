@@ -44,6 +44,8 @@ type bug struct {
 	// output is, for a failure of the test itself, what the schedule's
 	// test wrote (t.Log, t.Error...).
 	output string
+	// timing, for a timing-dependent bug, is what it needs (timing.go).
+	timing string
 }
 
 // gsnap is a goroutine as a report shows it.
@@ -345,7 +347,12 @@ func (b *bug) report() string {
 	if at == "" {
 		at = "gosct"
 	}
-	fmt.Fprintf(&s, "%s: %s: %s\n", at, b.kind, b.message)
+	if b.timing != "" {
+		// Says so first, and what it needs, on the first line.
+		fmt.Fprintf(&s, "%s: %s, timing-dependent: %s (%s)\n", at, b.kind, b.message, b.timing)
+	} else {
+		fmt.Fprintf(&s, "%s: %s: %s\n", at, b.kind, b.message)
+	}
 	if b.output != "" {
 		s.WriteString("\nthe schedule's test output:\n")
 		for _, line := range strings.Split(b.output, "\n") {

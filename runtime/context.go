@@ -107,7 +107,7 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 	pk := contextKey(parent)
 	e.mu.Lock()
 	if !e.over && dc.Err() == nil {
-		dc.timer = &vtimer{kind: tkFunc, f: dc.expire, pc: pc, owner: me.id, idx: -1}
+		dc.timer = &vtimer{kind: tkFunc, f: dc.expire, pc: pc, owner: me.id, idx: -1, deadline: true}
 		e.clock.arm(e, dc.timer, dur)
 		e.clock.armed(e)
 		if dc.stopParent != nil {

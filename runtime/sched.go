@@ -156,6 +156,9 @@ type execution struct {
 	// of each charge and the time charged, which a replay applies again.
 	charged bool
 	charges []charge
+	// earlies are the timers fired early, at the strategy's choice
+	// (timing.go).
+	earlies []earlyFiring
 	// earlyWithheld: a timer could have fired early, and the strategy,
 	// an EventUser that also locates, was not offered it
 	// (strategies.End.EarlyTimers).
@@ -732,9 +735,6 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		if id == strategies.Clock {
 			// The clock's step: a timer fires, and the goroutine that
 			// reached the point is still there for the next decision.
-			if e.set.detailed {
-				e.addStep(replay.Step{G: -1, Op: e.pt.Ops[i].Name + " fires"})
-			}
 			e.clock.offered = 0
 			if e.states {
 				// The clock moved: every timer's remaining time

@@ -98,6 +98,10 @@ type vtimer struct {
 	f     func()         // tkFunc
 	pc    uintptr        // tkFunc: where it was made, the site of f's goroutine
 	owner int            // tkFunc: id of the goroutine that made it
+	// deadline marks a context's deadline (tkFunc); site is where a
+	// channel timer was made (detailed runs), for reports (timing.go).
+	deadline bool
+	site     string
 	// fired is set when a one-shot timer fires (a sleep may end; f has
 	// started).
 	fired bool
@@ -354,6 +358,7 @@ func (c *clock) fireEarly(e *execution, t *vtimer) {
 		due[i] = nil
 	}
 	c.due = due[:0]
+	e.noteEarly(t)
 	c.moveTo(t.when, false)
 	c.disarm(t)
 	c.passed(e, t.when-1)

@@ -163,6 +163,9 @@ func newChanTimer(e *execution, d, period time.Duration) (*time.Timer, *time.Tic
 	if e.over {
 		return nil, nil
 	}
+	if e.set.detailed {
+		vt.site = callerPos()
+	}
 	cs := e.chanOf(chanKey((<-chan time.Time)(c)))
 	cs.owned, cs.timer = true, true
 	e.clock.arm(e, vt, d)

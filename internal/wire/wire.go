@@ -210,6 +210,12 @@ type Event struct {
 	// Coverage, for a "coverage" event, is what the test function's
 	// schedules of this run reached (Config.Coverage).
 	Coverage *Coverage `json:"coverage,omitempty"`
+	// Timing, for a "bug" whose schedule fires a timer early (a goroutine
+	// that could run waits while the clock moves: a stall Go shows on a
+	// loaded machine), is what it needs in the user's terms ("needs the
+	// goroutine started at cache.go:412 to wait 1ms while the test slept
+	// at cache_test.go:1380"); "" for a bug of the interleaving alone.
+	Timing string `json:"timing,omitempty"`
 	// Size and From, for a "bug": the size of the schedule its trace
 	// holds and, when it was shrunk, of the schedule the strategy found.
 	Size *Size `json:"size,omitempty"`
@@ -249,7 +255,9 @@ func Append(path string, e *Event) error {
 // Size measures a bug's schedule (replay.Size): its decisions, the
 // preemptions among them, the goroutines that ran.
 type Size struct {
-	Steps       int `json:"steps"`
-	Preemptions int `json:"preemptions"`
-	Goroutines  int `json:"goroutines"`
+	Steps        int   `json:"steps"`
+	Preemptions  int   `json:"preemptions"`
+	Goroutines   int   `json:"goroutines"`
+	EarlyFirings int   `json:"early_firings,omitempty"`
+	EarlyNS      int64 `json:"early_ns,omitempty"`
 }
