@@ -59,13 +59,16 @@ import (
 // goroutines left go on, with timers firing, for settings.leakGrace of
 // virtual time; tickers, and the timers of a goroutine already woken
 // leakWakes times since the return, no longer make the clock jump (they
-// still fire when it passes them). Then leaked goroutines are reported
-// (leak.go).
+// still fire when it passes them), and a timer armed by a loop that
+// timers alone keep going (looping) does not fire at all: its goroutine
+// waits on it at the end, however its iterations moved the clock. Then
+// leaked goroutines are reported (leak.go).
 
 // leakWakes is how many times a goroutine may be woken by a timer after
-// its test returned before its timers stop driving the clock: by then it is
-// a loop (a janitor, a retry loop), and would go on for ever. (A finite
-// retry loop of more iterations is left sleeping at the end: leak.go.)
+// its test returned (or a timer fire after it) before its timers stop
+// driving the clock: by then it is a loop (a janitor, a retry loop), and
+// would go on for ever. (A finite retry loop of more iterations is left
+// sleeping at the end: leak.go.)
 const leakWakes = 100
 
 // timerKind says what firing a timer does.
@@ -105,10 +108,16 @@ type vtimer struct {
 	// fired is set when a one-shot timer fires (a sleep may end; f has
 	// started).
 	fired bool
-	// lateFires counts the firings of a func timer after the test
-	// returned (a self-resetting AfterFunc is a loop).
+	// lateFires counts its firings after the test returned (a
+	// self-resetting AfterFunc, a ticker, a timer Reset in a loop).
 	lateFires int
+	// by is the goroutine that armed it last (nil: the runtime).
+	by *goroutine
 }
+
+// never is the instant of a timer that does not fire: armed too far
+// ahead, or by a loop after its test returned (looping).
+const never = time.Duration(1<<63 - 1)
 
 // timerHeap orders the pending timers by instant, then arming order.
 type timerHeap []*vtimer
@@ -210,10 +219,11 @@ func (c *clock) read(e *execution) time.Time {
 }
 
 // arm schedules t to fire d from now; a timer already due fires at once.
-// Lock held; t must not be pending.
+// by is the goroutine that arms it. Lock held; t must not be pending.
 //
 //go:norace
-func (c *clock) arm(e *execution, t *vtimer, d time.Duration) {
+func (c *clock) arm(e *execution, t *vtimer, d time.Duration, by *goroutine) {
+	t.by = by
 	if d < 0 {
 		d = 0
 	}
@@ -222,13 +232,13 @@ func (c *clock) arm(e *execution, t *vtimer, d time.Duration) {
 		t.lat = e.latency(t)
 	}
 	t.when = c.now + d + t.lat
-	if t.when < c.now { // overflow: never
-		t.when = 1<<63 - 1
+	if t.when < c.now || c.looping(t) { // overflow, or a loop: never
+		t.when = never
 	}
 	c.seq++
 	t.seq = c.seq
 	t.fired = false
-	if d == 0 && t.kind != tkSleep {
+	if d == 0 && t.kind != tkSleep && t.when != never {
 		c.fire(e, t)
 		return
 	}
@@ -546,21 +556,48 @@ func (e *execution) chooseTimer(n int) int {
 	return i
 }
 
+// looping reports whether t, armed or re-armed after the test returned,
+// belongs to a loop that timers alone keep going: it fired leakWakes
+// times since, or the goroutine that arms it, or that sleeps on it, was
+// woken as often. Such a timer does not fire (it is armed at never): the
+// loop would go on for ever, its timers falling due with the work of its
+// iterations (or another loop's) as well as by jumps of the clock, and
+// running it through the grace period would take every step the
+// execution may take. Left waiting on it, the goroutine is leaked by the
+// leak rule's second case (leak.go). Lock held.
+//
+//go:norace
+func (c *clock) looping(t *vtimer) bool {
+	if !c.returned {
+		return false
+	}
+	return t.lateFires >= leakWakes || t.by != nil && t.by.timerWakes >= leakWakes ||
+		t.kind == tkSleep && t.g.timerWakes >= leakWakes
+}
+
 // fire performs what t does when it expires; t is not pending. Lock held.
 //
 //go:norace
 func (c *clock) fire(e *execution, t *vtimer) {
+	if c.returned {
+		// What a timer wakes after the test returned, and who armed it,
+		// count the wake (looping).
+		t.lateFires++
+		if t.by != nil {
+			t.by.timerWakes++
+		}
+	}
 	switch t.kind {
 	case tkSleep:
 		t.fired = true
-		if c.returned {
+		if c.returned && t.g != t.by {
 			t.g.timerWakes++
 		}
 		e.ready(t.g)
 	case tkChan:
 		if c.returned {
 			if cs := e.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
-				if w := cs.recvq.first(); w != nil {
+				if w := cs.recvq.first(); w != nil && w.g != t.by {
 					w.g.timerWakes++
 				}
 			}
@@ -569,6 +606,9 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		if t.period > 0 {
 			// Skip the ticks missed while nobody looked, as Go does.
 			t.when += t.period * (1 + (c.now-t.when)/t.period)
+			if c.looping(t) {
+				t.when = never
+			}
 			c.seq++
 			t.seq = c.seq
 			heap.Push(&c.heap, t)
@@ -577,9 +617,6 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		t.fired = true
 		if e.aborting || e.over {
 			return
-		}
-		if c.returned {
-			t.lateFires++
 		}
 		g := e.newGoroutine(t.owner, t.pc)
 		if e.set.detailed {
