@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -78,4 +79,99 @@ func TestEarlyFiringDroppedWhenNotNeeded(t *testing.T) {
 		return
 	}
 	t.Fatal("no seed of 20 found the bug with a timer fired early")
+}
+
+// eventually is testify's assert.Eventually (v1.11): a timeout timer, a
+// ticker, and the condition run in a goroutine of its own at each tick.
+func eventually(cond func() bool, waitFor, tick time.Duration) bool {
+	ch := Chan(make(chan bool, 1))
+	timer := NewTimer(waitFor)
+	defer TimerStop(timer)
+	ticker := NewTicker(tick)
+	defer TickerStop(ticker)
+	var tickC <-chan time.Time = ticker.C
+	for {
+		v := OnRecv(ch)
+		switch Select(false, OnRecv(timer.C), OnRecv(tickC), v) {
+		case 0:
+			return false
+		case 1:
+			tickC = nil
+			Go(func() { Send(ch, cond()) })
+		case 2:
+			if v.Value {
+				return true
+			}
+			tickC = ticker.C
+		}
+	}
+}
+
+// Waiting for a condition a runnable goroutine makes true in a few steps,
+// by testify's Eventually or by polling with sleeps: with no timer fired
+// early (--timing strict) it holds under every schedule, as on an idle
+// machine, however short the wait; with timers fired early, the shortest
+// waits fail where the goroutine stalls (a timing-dependent bug).
+func TestWaitingForAGoroutineIdle(t *testing.T) {
+	set := func(s *settings) { s.timerEarly, s.noStallCharge = 0, true }
+	for _, s := range allStrategies {
+		t.Run(s, func(t *testing.T) {
+			checkWith(t, s, lighter(200), set, func(t *testing.T) {
+				var mu sync.Mutex
+				done := false
+				Go(func() {
+					for i := 0; i < 5; i++ {
+						Lock(&mu)
+						Unlock(&mu)
+					}
+					Lock(&mu)
+					Store(&done, true)
+					Unlock(&mu)
+				})
+				isDone := func() bool {
+					Lock(&mu)
+					defer Unlock(&mu)
+					return Load(&done)
+				}
+				if !eventually(isDone, time.Millisecond, 100*time.Microsecond) {
+					t.Fatal("Condition never satisfied")
+				}
+				for i := 0; !isDone(); i++ {
+					if i == 3 {
+						t.Fatal("not done after 3 polls")
+					}
+					Sleep(10 * time.Microsecond)
+				}
+			})
+		})
+	}
+}
+
+// testify's Never then Eventually on one channel (jellydator/ttlcache's
+// Test_Cache_OnInsertion): Never's timeout is armed before its ticker, so
+// on an idle machine it fires before the tick due at the same multiple of
+// the tick, and no condition goroutine outlives Never to take the value
+// Eventually waits for. With no timer fired early it passes under every
+// schedule (timers armed at the same instant made that tick a choice).
+func TestNeverThenEventuallyIdle(t *testing.T) {
+	set := func(s *settings) { s.timerEarly, s.noStallCharge = 0, true }
+	for _, s := range []string{"dfs", "random", "pct"} {
+		t.Run(s, func(t *testing.T) {
+			checkWith(t, s, lighter(500), set, func(t *testing.T) {
+				gate, res := Chan(make(chan struct{})), Chan(make(chan struct{}))
+				Go(func() {
+					Recv(gate)
+					Send(res, struct{}{})
+				})
+				got := func() bool { return Select(true, OnRecv(res)) == 0 }
+				if eventually(got, 200*time.Millisecond, 100*time.Millisecond) {
+					t.Fatal("Never: condition satisfied")
+				}
+				Close(gate)
+				if !eventually(got, 500*time.Millisecond, 250*time.Millisecond) {
+					t.Fatal("Condition never satisfied")
+				}
+			})
+		})
+	}
 }
