@@ -9,7 +9,8 @@ import "time"
 // time.NewTimer takes; and a timer wakes what it wakes (a sleeper, a
 // receiver of its channel, an AfterFunc's goroutine) no earlier than Go's
 // fastest wake-up after it. The figures are the minima of
-// BenchmarkGoCost (gocost_bench_test.go), rounded down: the minimum, not
+// BenchmarkGoCost (gocost_bench_test.go; the least over its runs, rounded
+// down; docs/runtime.md has the table): the minimum, not
 // the mean, so that virtual time never passes slower than Go's can (two
 // reads of the clock a sleep apart are at least as far apart as in Go:
 // a sleep never ends at its deadline to the nanosecond) nor faster
@@ -34,9 +35,9 @@ const calibratedCost = "calibrated"
 // exit, a call into uncontrolled code (its real time is charged,
 // charge.go), t.Run.
 var opCost = [...]int64{
-	opGo:           53_000, // go: the go statement, in the goroutine that runs it
+	opGo:           52_000, // go: the go statement, in the goroutine that runs it
 	opStart:        35_000, // start: the go statement to the first step, less the statement
-	opYield:        69_000, // gosched
+	opYield:        68_000, // gosched
 	opSend:         17_000, // chan-send-recv
 	opRecv:         17_000, // chan-send-recv
 	opClose:        15_000, // chan-close
@@ -46,19 +47,19 @@ var opCost = [...]int64{
 	opUnlock:       5_000,  // lock-unlock
 	opRLock:        6_000,  // rlock-runlock
 	opRUnlock:      6_000,  // rlock-runlock
-	opRWLock:       12_000, // rwlock-rwunlock
-	opRWUnlock:     12_000, // rwlock-rwunlock
+	opRWLock:       11_000, // rwlock-rwunlock
+	opRWUnlock:     11_000, // rwlock-rwunlock
 	opWaitGroup:    7_000,  // waitgroup
 	opWait:         3_000,  // waitgroup-wait
 	opOnce:         1_000,  // once
 	opCondWait:     5_000,  // lock-unlock: the unlock before it waits, the lock after
-	opSignal:       4_000,  // cond-signal
+	opSignal:       3_000,  // cond-signal
 	opBroadcast:    4_000,  // cond-broadcast
 	opAtomic:       6_000,  // atomic
 	opAtomicLoad:   1_000,  // atomic-load
 	opRead:         200,    // memory
 	opWrite:        200,    // memory
-	opTimer:        69_000, // timer-arm-stop: a Stop or a Reset
+	opTimer:        68_000, // timer-arm-stop: a Stop or a Reset
 	opCancel:       59_000, // cancel
 	opNumGoroutine: 1_000,  // numgoroutine
 	opStack:        2_800_000,
@@ -74,7 +75,7 @@ const (
 	costNow = 51_000
 	// costArm is arming a new timer: time.NewTimer, NewTicker,
 	// AfterFunc, a context's deadline (timer-arm-stop).
-	costArm = 69_000
+	costArm = 68_000
 )
 
 // The wake-up after a timer: how late, at best, what a timer wakes
@@ -84,9 +85,9 @@ const (
 // is charged). The least over the durations measured: a longer sleep
 // wakes later still in Go.
 const (
-	wakeSleep = 160 * time.Nanosecond
-	wakeChan  = 330 * time.Nanosecond
-	wakeFunc  = 275 * time.Nanosecond
+	wakeSleep = 140 * time.Nanosecond
+	wakeChan  = 280 * time.Nanosecond
+	wakeFunc  = 165 * time.Nanosecond
 	// maxWake is the largest of them.
 	maxWake = max(wakeSleep, wakeChan, wakeFunc)
 )
