@@ -107,3 +107,22 @@ func TestErrorsExpireEveryWindow(t *testing.T) {
 		}
 	}
 }
+
+// A trace records the cost model it was written under: "calibrated" for
+// the table, a duration for the uniform cost per step that came before
+// it (and gosct-bench --step-cost), which its replay keeps.
+func TestStepCostParsed(t *testing.T) {
+	s := defaultSettings
+	if s.uniformCost {
+		t.Fatal("the default is the uniform cost")
+	}
+	if err := s.parseTime("", "", "10ns"); err != nil || !s.uniformCost || s.stepCost != 10*time.Nanosecond {
+		t.Errorf("step_cost 10ns: uniform %v, %v, %v", s.uniformCost, s.stepCost, err)
+	}
+	if err := s.parseTime("", "", calibratedCost); err != nil || s.uniformCost {
+		t.Errorf("step_cost %s: uniform %v, %v", calibratedCost, s.uniformCost, err)
+	}
+	if err := s.parseTime("", "", "fast"); err == nil {
+		t.Error("step_cost fast: no error")
+	}
+}
