@@ -39,3 +39,30 @@ func TestRetryLoopsLeak(t *testing.T) {
 		t.Errorf("size %+v: the loops ran far past a hundred rounds", b.Size)
 	}
 }
+
+// A loop on a ticker whose work between ticks outlasts the period: the
+// tick is in the channel's buffer whenever it receives, so it never
+// blocks, and only the ticker's own fires tell the loop.
+func TestVictimTickerLoopNeverBlocksLeak(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		Go(func() {
+			tk := NewTicker(time.Nanosecond)
+			for {
+				for j := 0; j < 20; j++ {
+					Lock(&mu)
+					Unlock(&mu)
+				}
+				Recv(tk.C)
+			}
+		})
+	})
+}
+
+func TestTickerLoopNeverBlocksLeak(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimTickerLoopNeverBlocksLeak", wire.Config{Strategy: "dfs", Schedules: 1, MinimizeNS: 1}), "leak")
+	if b.Size == nil || b.Size.Steps > 20_000 {
+		t.Errorf("size %+v: the loop ran far past a hundred rounds", b.Size)
+	}
+}

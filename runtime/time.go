@@ -559,7 +559,7 @@ func (e *execution) chooseTimer(n int) int {
 // looping reports whether t, armed or re-armed after the test returned,
 // belongs to a loop that timers alone keep going: it fired leakWakes
 // times since, or the goroutine that arms it, or that sleeps on it, was
-// woken as often. Such a timer does not fire (it is armed at never): the
+// woken as often (or found a value its own timer had sent). Such a timer does not fire (it is armed at never): the
 // loop would go on for ever, its timers falling due with the work of its
 // iterations (or another loop's) as well as by jumps of the clock, and
 // running it through the grace period would take every step the
@@ -580,26 +580,28 @@ func (c *clock) looping(t *vtimer) bool {
 //go:norace
 func (c *clock) fire(e *execution, t *vtimer) {
 	if c.returned {
-		// What a timer wakes after the test returned, and who armed it,
-		// count the wake (looping).
-		t.lateFires++
-		if t.by != nil {
-			t.by.timerWakes++
-		}
+		t.lateFires++ // looping
 	}
 	switch t.kind {
 	case tkSleep:
 		t.fired = true
-		if c.returned && t.g != t.by {
+		if c.returned {
 			t.g.timerWakes++
 		}
 		e.ready(t.g)
 	case tkChan:
 		if c.returned {
+			// The goroutine it wakes, or, when nobody waits, the one that
+			// armed it and will find the value when it looks.
+			var w *waiter
 			if cs := e.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
-				if w := cs.recvq.first(); w != nil && w.g != t.by {
-					w.g.timerWakes++
-				}
+				w = cs.recvq.first()
+			}
+			switch {
+			case w != nil:
+				w.g.timerWakes++
+			case t.by != nil:
+				t.by.timerWakes++
 			}
 		}
 		runtimeSend(e, t.ch, c.instant(t.when-t.lat))
