@@ -113,6 +113,9 @@ type Step struct {
 	Obj     int    `json:"obj,omitempty"`
 	Blocked string `json:"blocked,omitempty"`
 	Child   int    `json:"child,omitempty"`
+	// Early marks the clock's step that fires a timer early, while
+	// goroutines could run (G is -1): what a timing-dependent bug needs.
+	Early bool `json:"early,omitempty"`
 	// Stack is 1 + the index in Trace.Stacks of G's stack at the step;
 	// 0 when not recorded.
 	Stack int `json:"stack,omitempty"`

@@ -49,7 +49,7 @@ func (e *execution) noteEarly(t *vtimer) {
 		if len(ids) > 1 {
 			verb = " wait "
 		}
-		e.addStep(replay.Step{G: -1, Op: t.describe() + " fires early: " + strings.Join(ids, ", ") + verb + roundWait(f.wait) + " (stalled)"})
+		e.addStep(replay.Step{G: -1, Op: t.describe() + " fires early: " + strings.Join(ids, ", ") + verb + roundWait(f.wait) + " (stalled)", Early: true})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gosct/gosct/internal/wire"
+	"github.com/gosct/gosct/replay"
 )
 
 // A test that sleeps to let a goroutine run fails only where the sleep
@@ -174,5 +175,18 @@ func TestNeverThenEventuallyIdle(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// The interleaving shows the timer fired early that a timing-dependent
+// bug needs, though it lies before the last rows the table shows.
+func TestInterleavingShowsEarlyFiring(t *testing.T) {
+	e := &execution{gs: []*goroutine{{id: 0}}}
+	for i := 0; i < 100; i++ {
+		e.stepLog.rows = append(e.stepLog.rows, replay.Step{Decision: i + 1, G: 0, Op: "read"})
+	}
+	e.stepLog.rows[20] = replay.Step{Decision: 21, G: -1, Op: "timer sleep G0 fires early: G1 waits 1ms (stalled)", Early: true}
+	if got := interleaving(e, 40); !strings.Contains(got, "fires early") || !strings.Contains(got, "(last 83 steps of 100)") {
+		t.Errorf("the table leaves out the early firing:\n%s", got)
 	}
 }
