@@ -60,7 +60,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	section := fs.String("section", "seeds", "with --seeds: the name of the section of --out to write (other sections and the rest of the file are kept)")
 	title := fs.String("title", "Schedules to the first bug, median over seeds", "with --seeds: the section's heading")
 	timerEarly := fs.String("timer-early", "", "the runtime's early-firing window for timers (gosct test --timer-early; default its own)")
-	stepCost := fs.String("step-cost", "", "the virtual time a scheduling step costs (default the runtime's; for measuring the time model)")
+	stepCost := fs.String("step-cost", "", "a uniform virtual time every scheduling step costs, instead of Go's (default: Go's costs, measured; for measuring the time model)")
 	leakGrace := fs.String("leak-grace", "", "gosct test --leak-grace (default the runtime's)")
 	if err := fs.Parse(args); err != nil {
 		if err == pflag.ErrHelp {

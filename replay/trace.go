@@ -15,7 +15,10 @@
 // linked into every instrumented test binary.
 package replay
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // Format is the version of the trace format written by this package.
 // Format 2 added Inputs, Sources, Files, Module and the decision kind
@@ -110,6 +113,9 @@ type Step struct {
 	Obj     int    `json:"obj,omitempty"`
 	Blocked string `json:"blocked,omitempty"`
 	Child   int    `json:"child,omitempty"`
+	// Early marks the clock's step that fires a timer early, while
+	// goroutines could run (G is -1): what a timing-dependent bug needs.
+	Early bool `json:"early,omitempty"`
 	// Stack is 1 + the index in Trace.Stacks of G's stack at the step;
 	// 0 when not recorded.
 	Stack int `json:"stack,omitempty"`
@@ -117,16 +123,36 @@ type Step struct {
 
 // Size measures a schedule: its decisions, the preemptions among them (a
 // switch away from a goroutine that could have gone on, other than at a
-// yield), and the goroutines that ran at least one step.
+// yield), and the goroutines that ran at least one step; and the timers
+// it fired early (a goroutine that could run waited while the clock
+// moved to their deadline), with the time they made goroutines wait.
 type Size struct {
-	Steps       int `json:"steps"`
-	Preemptions int `json:"preemptions"`
-	Goroutines  int `json:"goroutines"`
+	Steps        int   `json:"steps"`
+	Preemptions  int   `json:"preemptions"`
+	Goroutines   int   `json:"goroutines"`
+	EarlyFirings int   `json:"early_firings,omitempty"`
+	EarlyNS      int64 `json:"early_ns,omitempty"`
 }
 
-// String is "34 steps, 2 preemptions, 3 goroutines".
+// String is "34 steps, 2 preemptions, 3 goroutines", and ", 1 timer
+// fired early (1ms)" when it fires some.
 func (s Size) String() string {
-	return plural(s.Steps, "step") + ", " + plural(s.Preemptions, "preemption") + ", " + plural(s.Goroutines, "goroutine")
+	out := plural(s.Steps, "step") + ", " + plural(s.Preemptions, "preemption") + ", " + plural(s.Goroutines, "goroutine")
+	if s.EarlyFirings > 0 {
+		out += ", " + plural(s.EarlyFirings, "timer") + " fired early (" + RoundDuration(time.Duration(s.EarlyNS)).String() + ")"
+	}
+	return out
+}
+
+// RoundDuration rounds d to three significant digits, as reports show
+// durations.
+func RoundDuration(d time.Duration) time.Duration {
+	for r := time.Duration(1); r < time.Hour; r *= 10 {
+		if d < 1000*r {
+			return d.Round(r)
+		}
+	}
+	return d.Round(time.Second)
 }
 
 func plural(n int, what string) string {
@@ -231,7 +257,12 @@ type Bug struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	// Report is the full human-readable report.
-	Report     string      `json:"report,omitempty"`
+	Report string `json:"report,omitempty"`
+	// Timing, for a timing-dependent bug (one whose schedule fires a
+	// timer early), is what it needs: "needs the goroutine started at
+	// cache.go:412 to wait 1ms while the test slept at
+	// cache_test.go:1380".
+	Timing     string      `json:"timing,omitempty"`
 	Goroutines []Goroutine `json:"goroutines,omitempty"`
 }
 

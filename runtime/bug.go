@@ -44,6 +44,8 @@ type bug struct {
 	// output is, for a failure of the test itself, what the schedule's
 	// test wrote (t.Log, t.Error...).
 	output string
+	// timing, for a timing-dependent bug, is what it needs (timing.go).
+	timing string
 }
 
 // gsnap is a goroutine as a report shows it.
@@ -166,35 +168,77 @@ func failureBug(at, output string, known bool) *bug {
 	if !known {
 		b.message = "the test failed (t.Error/t.Fatal: gosct could not read its output; gosct test -v prints the test binary's)"
 	}
-	if first := lastReported(output); first != "" {
+	if pos, msg, abs := lastReported(output); pos != "" {
+		if b.at == "" {
+			// testify reports through an interface: its Error Trace
+			// names the check.
+			b.at = abs
+		}
+		first := pos + ": " + msg
 		b.message = "the test failed: " + first
 		if strings.TrimSpace(output) == first {
 			b.output = "" // the message says it all
 		}
 		// The place of the failed check: a shrunk schedule must fail
 		// there too.
-		if i := strings.Index(first, ": "); i > 0 {
-			b.key += ":" + first[:i]
-		}
+		b.key += ":" + pos
 	}
 	return b
 }
 
 // lastReported is the last line of a test's output that a reporting call
-// wrote ("file_test.go:12: message"), "" when none: the output does not
-// tell t.Log from t.Error, and the check that failed the test is most
-// often the last thing it said (always, for t.Fatal).
+// wrote ("file_test.go:12: message"), as its position and message, ""
+// when none: the output does not tell t.Log from t.Error, and the check
+// that failed the test is most often the last thing it said (always, for
+// t.Fatal). A report whose first line holds no message (testify's
+// "file_test.go:12: " followed by "Error Trace:" and "Error:" lines) takes
+// its message from its "Error:" line, and abs is the first position of
+// its Error Trace (an absolute file:line); the positions of an Error Trace
+// are not reports.
 //
 //go:norace
-func lastReported(output string) string {
+func lastReported(output string) (pos, msg, abs string) {
 	lines := strings.Split(output, "\n")
 	for k := len(lines) - 1; k >= 0; k-- {
-		l := strings.TrimSpace(lines[k])
-		if i := strings.Index(l, ".go:"); i > 0 && !strings.Contains(l[:i], " ") {
-			return l
+		pos, msg, ok := reportLine(strings.TrimSpace(lines[k]))
+		if !ok {
+			continue
 		}
+		if msg == "" {
+			for _, l := range lines[k+1:] {
+				l = strings.TrimSpace(l)
+				if after, ok := strings.CutPrefix(l, "Error Trace:"); ok && abs == "" {
+					abs = strings.TrimSpace(after)
+				}
+				if after, ok := strings.CutPrefix(l, "Error:"); ok {
+					msg = strings.TrimSpace(after)
+					break
+				}
+			}
+		}
+		return pos, msg, abs
 	}
-	return ""
+	return "", "", ""
+}
+
+// reportLine splits a line a reporting call of package testing wrote,
+// "file_test.go:12: message", into its position and message.
+//
+//go:norace
+func reportLine(l string) (pos, msg string, ok bool) {
+	i := strings.Index(l, ".go:")
+	if i <= 0 || strings.ContainsAny(l[:i], " \t") {
+		return "", "", false
+	}
+	j := i + len(".go:")
+	k := j
+	for k < len(l) && '0' <= l[k] && l[k] <= '9' {
+		k++
+	}
+	if k == j || k == len(l) || l[k] != ':' {
+		return "", "", false
+	}
+	return l[:k], strings.TrimSpace(l[k+1:]), true
 }
 
 //go:norace
@@ -345,7 +389,12 @@ func (b *bug) report() string {
 	if at == "" {
 		at = "gosct"
 	}
-	fmt.Fprintf(&s, "%s: %s: %s\n", at, b.kind, b.message)
+	if b.timing != "" {
+		// Says so first, and what it needs, on the first line.
+		fmt.Fprintf(&s, "%s: %s, timing-dependent: %s (%s)\n", at, b.kind, b.message, b.timing)
+	} else {
+		fmt.Fprintf(&s, "%s: %s: %s\n", at, b.kind, b.message)
+	}
 	if b.output != "" {
 		s.WriteString("\nthe schedule's test output:\n")
 		for _, line := range strings.Split(b.output, "\n") {

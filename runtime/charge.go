@@ -19,9 +19,13 @@ import (
 //     decision of a strategy, or the runtime's own bookkeeping, holds it
 //     and is not charged), and each look counts for at most two of the
 //     watchdog's naps (when its own nap overshoots, the machine did not run
-//     the process, and the holder did not run either). The first look of
-//     a stall is not counted. At the holder's next decision the sum is
-//     charged;
+//     the process, and the holder did not run either) and, where the
+//     holder's thread's CPU clock can be read (threadcpu_linux.go), for
+//     no more than that thread ran: on a loaded machine the holder's
+//     thread waits for a CPU, and that wait is the machine's, not the
+//     program's. The first look of a stall is not counted, nor its first
+//     millisecond (stallFree: gosct's own collector assists and
+//     bookkeeping). At the holder's next decision the sum is charged;
 //   - a goroutine the watchdog detached (blocked in uncontrolled code: a
 //     system call, a subprocess, a library's channel; or computing too
 //     long) is charged, when it comes back, the real time it was away:

@@ -107,8 +107,9 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 	pk := contextKey(parent)
 	e.mu.Lock()
 	if !e.over && dc.Err() == nil {
-		dc.timer = &vtimer{kind: tkFunc, f: dc.expire, pc: pc, owner: me.id, idx: -1}
-		e.clock.arm(e, dc.timer, dur)
+		dc.timer = &vtimer{kind: tkFunc, f: dc.expire, pc: pc, owner: me.id, idx: -1, deadline: true}
+		e.clock.arm(e, dc.timer, dur, me)
+		e.clock.armed(e)
 		if dc.stopParent != nil {
 			dc.listed = len(e.clock.ctxs)
 			e.clock.ctxs = append(e.clock.ctxs, dc)

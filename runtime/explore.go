@@ -448,6 +448,13 @@ func (s *settings) parseTime(early, grace, step string) error {
 		if f.v == "" {
 			continue
 		}
+		if f.name == "step_cost" {
+			// A uniform cost per step, or Go's costs (costs.go).
+			s.uniformCost = f.v != calibratedCost
+			if !s.uniformCost {
+				continue
+			}
+		}
 		d, err := time.ParseDuration(f.v)
 		if err != nil || d < 0 {
 			return fmt.Errorf("bad %s %q: want a duration such as 1ms", f.name, f.v)

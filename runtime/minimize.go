@@ -40,6 +40,11 @@ func (x *explorer) minimize(e *execution, body func(*testing.T)) (*execution, *r
 	if best == nil {
 		return e, nil
 	}
+	// First without the timers fired early: a bug that stays without
+	// them is not timing-dependent (timing.go).
+	if r, d := m.withoutEarly(devs); r != nil {
+		best, devs = r, d
+	}
 	best, devs, complete := m.ddmin(best, devs)
 	// Dropping deviations cannot put a switch where the strategy never
 	// made one: a bug that needs one preemption, found by a schedule
@@ -105,6 +110,30 @@ func (m *minimizer) follow(e *execution) (*execution, []strategies.Deviation) {
 	return r, append([]strategies.Deviation(nil), s.Taken...)
 }
 
+// withoutEarly runs devs without its choices of strategies.Clock (timers
+// fired early) and returns the run and its deviations if it ends in the
+// same bug; nil if devs has none, or the bug needs them.
+//
+//go:norace
+func (m *minimizer) withoutEarly(devs []strategies.Deviation) (*execution, []strategies.Deviation) {
+	var cand []strategies.Deviation
+	for _, d := range devs {
+		if !(d.Kind == strategies.Goroutine && d.Choice == strategies.Clock) {
+			cand = append(cand, d)
+		}
+	}
+	if len(cand) == len(devs) || !m.timeLeft() {
+		return nil, nil
+	}
+	sh := strategies.NewShrink(cand)
+	sh.NewExecution()
+	r := m.run(sh)
+	if !m.same(r) {
+		return nil, nil
+	}
+	return r, append([]strategies.Deviation(nil), sh.Taken...)
+}
+
 // ddmin drops parts of devs while the bug stays and the schedule does not
 // grow: halves, then quarters..., until no part can be dropped (complete)
 // or the time is up.
@@ -168,13 +197,13 @@ func (m *minimizer) bounded(bound int) *execution {
 //
 //go:norace
 func sizeOf(e *execution) replay.Size {
-	s := replay.Size{Steps: len(e.trail)}
+	s := replay.Size{Steps: len(e.trail), EarlyFirings: len(e.earlies), EarlyNS: int64(earlyWait(e.earlies))}
 	ran := map[int32]bool{0: true}
 	for _, d := range e.trail {
 		if d.preempt {
 			s.Preemptions++
 		}
-		if d.kind == strategies.Goroutine {
+		if d.kind == strategies.Goroutine && d.choice != strategies.Clock {
 			ran[d.choice] = true
 		}
 	}
@@ -182,11 +211,19 @@ func sizeOf(e *execution) replay.Size {
 	return s
 }
 
-// smaller orders schedule sizes: fewer preemptions, then fewer steps,
-// then fewer goroutines.
+// smaller orders schedule sizes: fewer timers fired early, then less
+// time they made goroutines wait (a schedule that needs no stalled
+// goroutine is an interleaving bug, timing.go), then fewer preemptions,
+// then fewer steps, then fewer goroutines.
 //
 //go:norace
 func smaller(a, b replay.Size) bool {
+	if a.EarlyFirings != b.EarlyFirings {
+		return a.EarlyFirings < b.EarlyFirings
+	}
+	if a.EarlyNS != b.EarlyNS {
+		return a.EarlyNS < b.EarlyNS
+	}
 	if a.Preemptions != b.Preemptions {
 		return a.Preemptions < b.Preemptions
 	}
@@ -219,7 +256,7 @@ func sizeNote(size replay.Size, m *replay.Minimized) string {
 //
 //go:norace
 func wireSize(s replay.Size) *wire.Size {
-	return &wire.Size{Steps: s.Steps, Preemptions: s.Preemptions, Goroutines: s.Goroutines}
+	return &wire.Size{Steps: s.Steps, Preemptions: s.Preemptions, Goroutines: s.Goroutines, EarlyFirings: s.EarlyFirings, EarlyNS: s.EarlyNS}
 }
 
 // fromSize is the size the schedule was shrunk from, for an event; nil

@@ -77,6 +77,9 @@ type settings struct {
 	// the goroutines left behind by a test go on, timers firing, before
 	// the leak check.
 	timerEarly, stepCost, leakGrace time.Duration
+	// uniformCost charges stepCost for every step and read of the clock,
+	// and no timer latency, instead of Go's costs (costs.go).
+	uniformCost bool
 	// noStallCharge turns off the watchdog's charge of the holder's real
 	// computing time (charge.go), for the runtime's own tests of the
 	// virtual model, which a loaded machine must not disturb.
@@ -106,9 +109,9 @@ const (
 	// DefaultTimerEarly: a timer due within 1 ms of the work done may fire
 	// at any scheduling point, at the strategy's choice.
 	DefaultTimerEarly = time.Millisecond
-	// DefaultStepCost: a scheduling step takes 10 ns of virtual time, about
-	// what an uncontended mutex costs in Go and less than a channel
-	// operation, so work never makes time pass faster than in Go by much.
+	// DefaultStepCost: under a uniform cost (a trace written before the
+	// calibrated costs of costs.go, gosct-bench --step-cost), a scheduling
+	// step takes 10 ns of virtual time.
 	DefaultStepCost = 10 * time.Nanosecond
 	// DefaultLeakGrace: goroutines left behind by a test go on for ten
 	// minutes of virtual time (go test's default -timeout: no test process
@@ -153,6 +156,9 @@ type execution struct {
 	// of each charge and the time charged, which a replay applies again.
 	charged bool
 	charges []charge
+	// earlies are the timers fired early, at the strategy's choice
+	// (timing.go).
+	earlies []earlyFiring
 	// earlyWithheld: a timer could have fired early, and the strategy,
 	// an EventUser that also locates, was not offered it
 	// (strategies.End.EarlyTimers).
@@ -737,9 +743,6 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		if id == strategies.Clock {
 			// The clock's step: a timer fires, and the goroutine that
 			// reached the point is still there for the next decision.
-			if e.set.detailed {
-				e.addStep(replay.Step{G: -1, Op: e.pt.Ops[i].Name + " fires"})
-			}
 			e.clock.offered = 0
 			if e.states {
 				// The clock moved: every timer's remaining time
@@ -756,6 +759,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.lastProgress = e.steps
 		}
 		e.gs[id].chosenAt = e.steps
+		e.clock.stepped(e, e.gs[id])
 		if e.set.detailed {
 			e.stepChosen(e.gs[id])
 		}

@@ -8,10 +8,20 @@ import "github.com/gosct/gosct/replay"
 //
 //go:norace
 func interleaving(e *execution, maxRows int) string {
-	if len(e.stepLog.rows) == 0 || len(e.gs) == 0 {
+	rows := e.stepLog.rows
+	if len(rows) == 0 || len(e.gs) == 0 {
 		return ""
 	}
-	return replay.Table(e.stepLog.rows, e.goroutines(), maxRows)
+	// The last timer fired early, what a timing-dependent bug needs, is
+	// shown, a few steps before it too, if it is within three tables'
+	// worth of the end.
+	for i := len(rows) - 1; i >= 0 && maxRows > 0 && i >= len(rows)-3*maxRows; i-- {
+		if rows[i].Early {
+			maxRows = max(maxRows, len(rows)-i+3)
+			break
+		}
+	}
+	return replay.Table(rows, e.goroutines(), maxRows)
 }
 
 // goroutines describes every goroutine of e for a trace: the timeline's

@@ -13,9 +13,11 @@ import (
 // never backward, and never while nothing happens. It moves in four ways
 // (docs/runtime.md, "Time"):
 //
-//   - with work: every scheduling step, and every read of the clock (Now),
-//     costs settings.stepCost, so a sleep of d always ends strictly more
-//     than d after it began, and two reads are never equal;
+//   - with work: every scheduling step, every read of the clock (Now) and
+//     the arming of a timer cost what Go takes for them at best, and a
+//     timer wakes what it wakes no earlier than Go's fastest wake-up after
+//     its deadline (costs.go), so a sleep of d ends later than d after it
+//     began, by at least what Go takes, and two reads are never equal;
 //   - by a decision: at every goroutine decision the strategy may choose
 //     strategies.Clock instead of a goroutine when a timer is due within
 //     settings.timerEarly of the work-clock (floor below): the clock moves
@@ -57,13 +59,16 @@ import (
 // goroutines left go on, with timers firing, for settings.leakGrace of
 // virtual time; tickers, and the timers of a goroutine already woken
 // leakWakes times since the return, no longer make the clock jump (they
-// still fire when it passes them). Then leaked goroutines are reported
-// (leak.go).
+// still fire when it passes them), and a timer armed by a loop that
+// timers alone keep going (looping) does not fire at all: its goroutine
+// waits on it at the end, however its iterations moved the clock. Then
+// leaked goroutines are reported (leak.go).
 
 // leakWakes is how many times a goroutine may be woken by a timer after
-// its test returned before its timers stop driving the clock: by then it is
-// a loop (a janitor, a retry loop), and would go on for ever. (A finite
-// retry loop of more iterations is left sleeping at the end: leak.go.)
+// its test returned (or a timer fire after it) before its timers stop
+// driving the clock: by then it is a loop (a janitor, a retry loop), and
+// would go on for ever. (A finite retry loop of more iterations is left
+// sleeping at the end: leak.go.)
 const leakWakes = 100
 
 // timerKind says what firing a timer does.
@@ -87,18 +92,32 @@ type vtimer struct {
 	seq          uint64 // arming order: timers due together fire in it
 	idx          int    // position in the heap, -1 when not pending
 
+	// lat is the wake-up latency when includes: the timer is due at
+	// when-lat, and wakes what it wakes at when (costs.go).
+	lat time.Duration
+
 	g     *goroutine     // tkSleep
 	ch    chan time.Time // tkChan
 	f     func()         // tkFunc
 	pc    uintptr        // tkFunc: where it was made, the site of f's goroutine
 	owner int            // tkFunc: id of the goroutine that made it
+	// deadline marks a context's deadline (tkFunc); site is where a
+	// channel timer was made (detailed runs), for reports (timing.go).
+	deadline bool
+	site     string
 	// fired is set when a one-shot timer fires (a sleep may end; f has
 	// started).
 	fired bool
-	// lateFires counts the firings of a func timer after the test
-	// returned (a self-resetting AfterFunc is a loop).
+	// lateFires counts its firings after the test returned (a
+	// self-resetting AfterFunc, a ticker, a timer Reset in a loop).
 	lateFires int
+	// by is the goroutine that armed it last (nil: the runtime).
+	by *goroutine
 }
+
+// never is the instant of a timer that does not fire: armed too far
+// ahead, or by a loop after its test returned (looping).
+const never = time.Duration(1<<63 - 1)
 
 // timerHeap orders the pending timers by instant, then arming order.
 type timerHeap []*vtimer
@@ -146,8 +165,11 @@ type clock struct {
 	// floor the part of it due to work, jumps and charges (see above).
 	start      time.Time
 	now, floor time.Duration
-	seq        uint64
-	heap       timerHeap
+	// ps is the fraction of a nanosecond of work not yet on the clocks,
+	// in picoseconds (costs.go).
+	ps   int64
+	seq  uint64
+	heap timerHeap
 	// timers and tickers map the values handed to user code to their
 	// model, so that Stop and Reset find it.
 	timers  rmap[*time.Timer, *vtimer]
@@ -187,27 +209,36 @@ func (c *clock) instant(d time.Duration) time.Time { return c.start.Add(d) }
 //go:norace
 func (c *clock) read(e *execution) time.Time {
 	t := c.instant(c.now)
-	c.now += e.set.stepCost
-	c.floor += e.set.stepCost
+	if e.set.uniformCost {
+		c.now += e.set.stepCost
+		c.floor += e.set.stepCost
+	} else {
+		c.spend(costNow)
+	}
 	return t
 }
 
 // arm schedules t to fire d from now; a timer already due fires at once.
-// Lock held; t must not be pending.
+// by is the goroutine that arms it. Lock held; t must not be pending.
 //
 //go:norace
-func (c *clock) arm(e *execution, t *vtimer, d time.Duration) {
+func (c *clock) arm(e *execution, t *vtimer, d time.Duration, by *goroutine) {
+	t.by = by
 	if d < 0 {
 		d = 0
 	}
-	t.when = c.now + d
-	if t.when < c.now { // overflow: never
-		t.when = 1<<63 - 1
+	t.lat = 0
+	if d > 0 || t.kind == tkSleep {
+		t.lat = e.latency(t)
+	}
+	t.when = c.now + d + t.lat
+	if t.when < c.now || c.looping(t) { // overflow, or a loop: never
+		t.when = never
 	}
 	c.seq++
 	t.seq = c.seq
 	t.fired = false
-	if d == 0 && t.kind != tkSleep {
+	if d == 0 && t.kind != tkSleep && t.when != never {
 		c.fire(e, t)
 		return
 	}
@@ -239,14 +270,17 @@ func (c *clock) moveTo(d time.Duration, jump bool) {
 	}
 }
 
-// work charges one scheduling step and fires the timers that have fallen
-// due by work alone, in deadline order. The scheduler calls it at every
-// goroutine decision. Lock held.
+// work fires the timers that have fallen due by work alone, in deadline
+// order (under settings.uniformCost it first charges one step: the step
+// a decision chose is charged otherwise, costs.go). The scheduler calls it
+// at every goroutine decision. Lock held.
 //
 //go:norace
 func (c *clock) work(e *execution) {
-	c.now += e.set.stepCost
-	c.floor += e.set.stepCost
+	if e.set.uniformCost {
+		c.now += e.set.stepCost
+		c.floor += e.set.stepCost
+	}
 	for len(c.heap) > 0 && c.heap[0].when <= c.floor && !e.aborting {
 		c.fire(e, heap.Pop(&c.heap).(*vtimer))
 	}
@@ -282,8 +316,9 @@ func (c *clock) observable(e *execution, t *vtimer) bool {
 }
 
 // early returns the earliest timer that may fire now at the strategy's
-// choice: observable and due within settings.timerEarly of floor; nil if
-// none. It visits only the part of the heap within the window. Lock held.
+// choice: observable and due within settings.timerEarly of floor (its
+// deadline, without the wake-up latency); nil if none. It visits only the
+// part of the heap within the window. Lock held.
 //
 //go:norace
 func (c *clock) early(e *execution) *vtimer {
@@ -302,10 +337,10 @@ func (c *clock) earliest(e *execution, i int, lim time.Duration, best *vtimer) *
 		return best
 	}
 	t := c.heap[i]
-	if t.when > lim || (best != nil && !before(t, best)) {
+	if t.when > lim+maxWake || (best != nil && !before(t, best)) {
 		return best // the heap below i is later still
 	}
-	if c.observable(e, t) {
+	if t.when-t.lat <= lim && c.observable(e, t) {
 		return t // below i is later
 	}
 	best = c.earliest(e, 2*i+1, lim, best)
@@ -333,6 +368,7 @@ func (c *clock) fireEarly(e *execution, t *vtimer) {
 		due[i] = nil
 	}
 	c.due = due[:0]
+	e.noteEarly(t)
 	c.moveTo(t.when, false)
 	c.disarm(t)
 	c.passed(e, t.when-1)
@@ -520,10 +556,32 @@ func (e *execution) chooseTimer(n int) int {
 	return i
 }
 
+// looping reports whether t, armed or re-armed after the test returned,
+// belongs to a loop that timers alone keep going: it fired leakWakes
+// times since, or the goroutine that arms it, or that sleeps on it, was
+// woken as often (or found a value its own timer had sent). Such a timer does not fire (it is armed at never): the
+// loop would go on for ever, its timers falling due with the work of its
+// iterations (or another loop's) as well as by jumps of the clock, and
+// running it through the grace period would take every step the
+// execution may take. Left waiting on it, the goroutine is leaked by the
+// leak rule's second case (leak.go). Lock held.
+//
+//go:norace
+func (c *clock) looping(t *vtimer) bool {
+	if !c.returned {
+		return false
+	}
+	return t.lateFires >= leakWakes || t.by != nil && t.by.timerWakes >= leakWakes ||
+		t.kind == tkSleep && t.g.timerWakes >= leakWakes
+}
+
 // fire performs what t does when it expires; t is not pending. Lock held.
 //
 //go:norace
 func (c *clock) fire(e *execution, t *vtimer) {
+	if c.returned {
+		t.lateFires++ // looping
+	}
 	switch t.kind {
 	case tkSleep:
 		t.fired = true
@@ -533,16 +591,26 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		e.ready(t.g)
 	case tkChan:
 		if c.returned {
+			// The goroutine it wakes, or, when nobody waits, the one that
+			// armed it and will find the value when it looks.
+			var w *waiter
 			if cs := e.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
-				if w := cs.recvq.first(); w != nil {
-					w.g.timerWakes++
-				}
+				w = cs.recvq.first()
+			}
+			switch {
+			case w != nil:
+				w.g.timerWakes++
+			case t.by != nil:
+				t.by.timerWakes++
 			}
 		}
-		runtimeSend(e, t.ch, c.instant(t.when))
+		runtimeSend(e, t.ch, c.instant(t.when-t.lat))
 		if t.period > 0 {
 			// Skip the ticks missed while nobody looked, as Go does.
 			t.when += t.period * (1 + (c.now-t.when)/t.period)
+			if c.looping(t) {
+				t.when = never
+			}
 			c.seq++
 			t.seq = c.seq
 			heap.Push(&c.heap, t)
@@ -551,9 +619,6 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		t.fired = true
 		if e.aborting || e.over {
 			return
-		}
-		if c.returned {
-			t.lateFires++
 		}
 		g := e.newGoroutine(t.owner, t.pc)
 		if e.set.detailed {

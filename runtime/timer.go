@@ -92,7 +92,7 @@ func Sleep(d time.Duration) {
 		return
 	}
 	t := &vtimer{kind: tkSleep, g: me, idx: -1}
-	e.clock.arm(e, t, d)
+	e.clock.arm(e, t, d, me)
 	what := "sleep " + d.String()
 	for {
 		if !e.block(me, what) {
@@ -115,11 +115,11 @@ func Sleep(d time.Duration) {
 //
 //go:norace
 func NewTimer(d time.Duration) *time.Timer {
-	e, _ := enter()
+	e, me := enter()
 	if e == nil {
 		return time.NewTimer(d)
 	}
-	t, _ := newChanTimer(e, d, 0)
+	t, _ := newChanTimer(e, me, d, 0)
 	if t == nil {
 		return time.NewTimer(d)
 	}
@@ -138,11 +138,11 @@ func NewTicker(d time.Duration) *time.Ticker {
 	if d <= 0 {
 		panic("non-positive interval for NewTicker")
 	}
-	e, _ := enter()
+	e, me := enter()
 	if e == nil {
 		return time.NewTicker(d)
 	}
-	_, tk := newChanTimer(e, d, d)
+	_, tk := newChanTimer(e, me, d, d)
 	if tk == nil {
 		return time.NewTicker(d)
 	}
@@ -161,10 +161,11 @@ func Tick(d time.Duration) <-chan time.Time {
 
 // newChanTimer makes a virtual channel timer (a ticker if period > 0).
 // Creating a timer is not a scheduling point: nothing another goroutine
-// can observe happens until it fires. Nil results: the execution is over.
+// can observe happens until it fires. me is the goroutine that makes it.
+// Nil results: the execution is over.
 //
 //go:norace
-func newChanTimer(e *execution, d, period time.Duration) (*time.Timer, *time.Ticker) {
+func newChanTimer(e *execution, me *goroutine, d, period time.Duration) (*time.Timer, *time.Ticker) {
 	c := make(chan time.Time, 1)
 	vt := &vtimer{kind: tkChan, ch: c, period: period, idx: -1}
 	e.mu.Lock()
@@ -172,9 +173,13 @@ func newChanTimer(e *execution, d, period time.Duration) (*time.Timer, *time.Tic
 	if e.over {
 		return nil, nil
 	}
+	if e.set.detailed {
+		vt.site = callerPos()
+	}
 	cs := e.chanOf(chanKey((<-chan time.Time)(c)))
 	cs.owned, cs.timer = true, true
-	e.clock.arm(e, vt, d)
+	e.clock.arm(e, vt, d, me)
+	e.clock.armed(e)
 	if period > 0 {
 		tk := &time.Ticker{C: c}
 		e.clock.tickers.put(tk, vt)
@@ -206,7 +211,8 @@ func AfterFunc(d time.Duration, f func()) *time.Timer {
 	e.clock.timers.put(t, vt)
 	goRaceReleaseMerge(timerKey(vt))
 	e.hbRelease(me, timerKey(vt))
-	e.clock.arm(e, vt, d)
+	e.clock.arm(e, vt, d, me)
+	e.clock.armed(e)
 	return t
 }
 
@@ -272,7 +278,7 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 	active := e.clock.stop(e, vt)
 	goRaceReleaseMerge(timerKey(vt))
 	e.hbRelease(me, timerKey(vt))
-	e.clock.arm(e, vt, d)
+	e.clock.arm(e, vt, d, me)
 	return active
 }
 
@@ -310,7 +316,7 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 	defer e.mu.Unlock()
 	e.clock.stop(e, vt)
 	vt.period = d
-	e.clock.arm(e, vt, d)
+	e.clock.arm(e, vt, d, me)
 }
 
 // stop disarms vt; true if it was active. Lock held.

@@ -48,12 +48,14 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 			shrunk = x.trace0.Minimized
 		}
 		size := sizeOf(e)
+		b.timing = timingNeeds(e.earlies)
 		x.emit(&wire.Event{
 			Event:    "bug",
 			Kind:     b.kind,
 			Schedule: x.number(),
 			Trace:    x.c.Trace,
 			Message:  b.message,
+			Timing:   b.timing,
 			Report:   b.report() + "\n" + sizeNote(size, shrunk) + "\n" + interleaving(e, 40),
 			Key:      b.key,
 			Pos:      b.where(),
@@ -91,6 +93,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 	if !replayed {
 		src = e // keep what the original run recorded
 	}
+	b.timing = timingNeeds(src.earlies)
 	tr := x.trace(e, src)
 	tr.Uncontrolled = tr.Uncontrolled || !replayed
 	tr.Minimized = shrunk
@@ -113,6 +116,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 		Schedule: x.number(),
 		Trace:    path,
 		Message:  b.message,
+		Timing:   b.timing,
 		Report:   report,
 		Key:      b.key,
 		Pos:      b.where(),
@@ -194,10 +198,13 @@ func (x *explorer) describe(tr *replay.Trace, e *execution) {
 	}
 	tr.Params["timer_early"] = x.set.timerEarly.String()
 	tr.Params["leak_grace"] = x.set.leakGrace.String()
-	tr.Params["step_cost"] = x.set.stepCost.String()
+	tr.Params["step_cost"] = calibratedCost
+	if x.set.uniformCost {
+		tr.Params["step_cost"] = x.set.stepCost.String()
+	}
 	tr.Files = x.files()
 	if b := e.bug; b != nil {
-		tr.Bug = &replay.Bug{Kind: b.kind, Message: b.message, Report: b.report()}
+		tr.Bug = &replay.Bug{Kind: b.kind, Message: b.message, Report: b.report(), Timing: b.timing}
 		for _, g := range b.gs {
 			tr.Bug.Goroutines = append(tr.Bug.Goroutines, replay.Goroutine{ID: g.id, Created: g.created, State: g.state, WaitingOn: g.waiting, Stack: g.stack})
 		}

@@ -73,7 +73,14 @@ func watchdog() {
 		sysSince time.Time // when the holder was first seen in a system call
 		freeAt   time.Time // when the token was first seen free
 		quiet    int       // passes without an execution
+		// cpuTid and cpuAt: the holder's thread and its CPU time at the
+		// last look of a stall (threadcpu_linux.go), 0 before the first;
+		// free, what is left of the stall's allowance (stallFree).
+		cpuTid uint64
+		cpuAt  time.Duration
+		free   time.Duration
 	)
+	calibrateThreadCPU()
 	for {
 		watchdogCycles.Add(1)
 		e := active.Load()
@@ -124,6 +131,7 @@ func watchdog() {
 		freeAt = time.Time{}
 		if e != last || p != lastProg || cur != lastCur {
 			last, lastProg, lastCur, since, sysSince, stalled = e, p, cur, now, time.Time{}, 0
+			cpuTid, free = 0, stallFree
 			continue
 		}
 		if now.Sub(since) > reservedFor {
@@ -145,8 +153,25 @@ func watchdog() {
 		default:
 			sysSince = time.Time{}
 			// The holder runs its own code, which takes real time
-			// (charge.go).
-			e.noteStall(dt)
+			// (charge.go): what its thread ran, where the thread's CPU
+			// clock can be read (not the time it waited for a CPU on a
+			// loaded machine), from the second look of the stall on.
+			work := dt
+			if threadCPUOK {
+				work = 0
+				tid := holderThread(cur.gp)
+				cpu, ok := threadCPU(tid)
+				if ok && tid != 0 && tid == cpuTid {
+					work = min(dt, max(cpu-cpuAt, 0))
+				}
+				cpuTid, cpuAt = tid, cpu
+				if !ok {
+					cpuTid = 0
+				}
+			}
+			allowed := min(work, free)
+			free -= allowed
+			e.noteStall(work - allowed)
 			if stalled += dt; stalled > e.set.detachAfter {
 				e.detach(cur, p, "computing")
 				stalled = 0
@@ -162,6 +187,12 @@ const (
 	napCold = 50 * time.Microsecond
 	hotFor  = 50 * time.Millisecond
 )
+
+// stallFree is how much of a stall is not charged: gosct's own work in
+// the holder's step (its collector's assists for the runtime's
+// allocations, its bookkeeping) takes up to about that, and Go would not
+// take it (charge.go).
+const stallFree = time.Millisecond
 
 // kickAfter is how long the token may lie free, with no goroutine
 // waiting for uncontrolled code, before the watchdog runs the scheduler:

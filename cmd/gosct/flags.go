@@ -72,7 +72,10 @@ type testOptions struct {
 	// timerEarly and leakGrace are the time model's knobs, as given ("":
 	// the runtime's defaults).
 	timerEarly, leakGrace string
-	verbose               bool
+	// timing is --timing: "loaded" (timers fired early too, their bugs
+	// labelled timing-dependent) or "strict" (none: --timer-early 0).
+	timing  string
+	verbose bool
 	// state is the directory of saved searches; perProcess runs every
 	// schedule in a fresh process.
 	state      string
@@ -132,6 +135,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.BoolVar(&o.checkReplay, "check-replay", false, "run every schedule that depended on uncontrolled code twice and count those that replay (a measurement; in --json test events)")
 	fs.DurationVar(&o.minimize, "minimize", defaultMinimize, "how long to shrink each new bug's schedule before its trace is written: fewest preemptions, then steps, then goroutines (0: keep the schedule as found)")
 	fs.StringVar(&o.timerEarly, "timer-early", "", "timers due within this much of the work done may fire at any scheduling point, at the strategy's choice; 0: only when every goroutine is blocked (default 1ms)")
+	fs.StringVar(&o.timing, "timing", "loaded", "loaded: also report the bugs that need a goroutine stalled while a timer fires early, as on a loaded machine, labelled timing-dependent; strict: only the bugs that need no timer fired early (--timer-early 0)")
 	fs.StringVar(&o.leakGrace, "leak-grace", "", "virtual time the goroutines a test leaves behind go on, timers firing, before the leak check (default 10m)")
 	fs.StringVar(&o.races, "races", "report", "data races: report (the default: a race is a bug; every access stays a scheduling point), off, or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
@@ -250,6 +254,16 @@ func (o *testOptions) validate() error {
 		if d, err := time.ParseDuration(f.v); err != nil || d < 0 {
 			return usagef("%s must be a duration such as 1ms or 0, not %q", f.name, f.v)
 		}
+	}
+	switch o.timing {
+	case "loaded":
+	case "strict":
+		if d, _ := time.ParseDuration(o.timerEarly); d != 0 {
+			return usagef("--timing strict fires no timer early: it cannot go with --timer-early %s", o.timerEarly)
+		}
+		o.timerEarly = "0"
+	default:
+		return usagef("--timing must be loaded or strict, not %q", o.timing)
 	}
 	if o.races != "off" && o.races != "report" && o.races != "sync" {
 		return usagef("--races must be off, report or sync, not %q", o.races)

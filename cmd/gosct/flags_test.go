@@ -32,7 +32,7 @@ func TestParseTestFlags(t *testing.T) {
 	}
 	want := testOptions{strategy: "pct", strategySet: true, schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
 		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, jsonMode: "gosct", keepGoing: true, deps: true, depsSet: true,
-		maxSteps: 500, races: "report", verbose: true, shardBy: "auto", minimize: defaultMinimize, packages: []string{"./a", "./b/..."}}
+		maxSteps: 500, races: "report", verbose: true, shardBy: "auto", minimize: defaultMinimize, timing: "loaded", packages: []string{"./a", "./b/..."}}
 	got := *o
 	got.gotest = goTestFlags{}
 	if !reflect.DeepEqual(got, want) {
@@ -76,6 +76,19 @@ func TestParseOutputFlags(t *testing.T) {
 	}
 }
 
+// TestParseTiming: --timing strict fires no timer early.
+func TestParseTiming(t *testing.T) {
+	for _, args := range [][]string{{"--timing", "strict"}, {"--timing=strict", "--timer-early", "0"}} {
+		o, err := parseTest(args)
+		if err != nil || o.timerEarly != "0" {
+			t.Errorf("parseTest(%q): timer-early %q, %v; want 0", args, o.timerEarly, err)
+		}
+	}
+	if o, err := parseTest(nil); err != nil || o.timing != "loaded" || o.timerEarly != "" {
+		t.Errorf("default: timing %q, timer-early %q, %v", o.timing, o.timerEarly, err)
+	}
+}
+
 func TestParseTestRunFromGoTestFlags(t *testing.T) {
 	o, err := parseTest([]string{"./p", "--", "-run=TestX"})
 	if err != nil {
@@ -110,6 +123,8 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--strategy", "random", "--target", "x.go:3"}, "--target steers guided search: use --strategy guided"},
 		{[]string{"--strategy", "guided", "--target", "x.go"}, `--target "x.go": want file:line`},
 		{[]string{"--strategy", "guided", "--target", "x.go:"}, `--target "x.go:": want file:line`},
+		{[]string{"--timing", "lax"}, `--timing must be loaded or strict, not "lax"`},
+		{[]string{"--timing", "strict", "--timer-early", "2ms"}, "--timing strict fires no timer early: it cannot go with --timer-early 2ms"},
 	}
 	for _, c := range cases {
 		_, err := parseTest(c.args)

@@ -528,7 +528,7 @@ func bugKey(b jsonBug) string {
 
 func bugEvent(b jsonBug) wire.Event {
 	e := wire.Event{Event: "bug", Package: b.Package, Test: b.Test, Kind: b.Kind, Schedule: b.Schedule,
-		Strategy: b.Strategy, Trace: b.Trace, Message: b.Message, Report: b.Report, Key: b.Key, Replayed: b.Replayed}
+		Strategy: b.Strategy, Trace: b.Trace, Message: b.Message, Report: b.Report, Key: b.Key, Replayed: b.Replayed, Timing: b.Timing}
 	if b.File != "" {
 		// The location the shard's report starts with, relative to
 		// the shard's working directory (the checkout's root, as here).

@@ -39,6 +39,7 @@ type reporter struct {
 	schedules int
 	exploreS  float64
 	bugs      int
+	timing    int // bugs that are timing-dependent
 	nondet    int
 	keys      map[string]bool
 	tests     int
@@ -93,14 +94,17 @@ func isSystematic(strategy string) bool {
 // jsonBug is the "bug" object of --json; the fields of the command-line
 // contract are never omitted.
 type jsonBug struct {
-	Event      string `json:"event"`
-	Package    string `json:"package"`
-	Test       string `json:"test"`
-	Kind       string `json:"kind"`
-	Schedule   int    `json:"schedule"`
-	Strategy   string `json:"strategy"`
-	Trace      string `json:"trace"`
-	Message    string `json:"message"`
+	Event    string `json:"event"`
+	Package  string `json:"package"`
+	Test     string `json:"test"`
+	Kind     string `json:"kind"`
+	Schedule int    `json:"schedule"`
+	Strategy string `json:"strategy"`
+	Trace    string `json:"trace"`
+	Message  string `json:"message"`
+	// Timing, for a timing-dependent bug (its schedule needs a goroutine
+	// that could run to wait while a timer fires), says what it needs.
+	Timing     string `json:"timing,omitempty"`
 	Key        string `json:"key,omitempty"`
 	Report     string `json:"report,omitempty"`
 	Regression string `json:"regression,omitempty"` // the regression trace that found it
@@ -159,10 +163,12 @@ type jsonMessage struct {
 }
 
 type jsonSummary struct {
-	Event         string  `json:"event"`
-	Schedules     int     `json:"schedules"`
-	Bugs          int     `json:"bugs"`
-	DistinctBugs  int     `json:"distinct_bugs"`
+	Event        string `json:"event"`
+	Schedules    int    `json:"schedules"`
+	Bugs         int    `json:"bugs"`
+	DistinctBugs int    `json:"distinct_bugs"`
+	// TimingBugs counts the bugs among Bugs that are timing-dependent.
+	TimingBugs    int     `json:"timing_dependent_bugs,omitempty"`
 	ElapsedS      float64 `json:"elapsed_s"`
 	SchedulesPerS float64 `json:"schedules_per_s"`
 	Tests         int     `json:"tests"`
@@ -217,6 +223,9 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	defer r.mu.Unlock()
 	r.clear()
 	r.bugs++
+	if e.Timing != "" {
+		r.timing++
+	}
 	key := e.Key
 	if key == "" {
 		key = e.Kind + "\x00" + e.Test + "\x00" + firstLine(e.Message)
@@ -238,7 +247,7 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 		r.annot.bug(pkg, e, e.Report)
 	}
 	jb := jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
-		Strategy: strategy, Trace: e.Trace, Message: e.Message, Key: e.Key, Report: e.Report,
+		Strategy: strategy, Trace: e.Trace, Message: e.Message, Timing: e.Timing, Key: e.Key, Report: e.Report,
 		Regression: regression, Replayed: e.Replayed, File: loc.file, Line: loc.line,
 		Size: e.Size, From: e.From}
 	if r.out != nil {
@@ -257,8 +266,12 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	}
 	w := r.stdout
 	if dup && !r.verbose {
+		kind := e.Kind
+		if e.Timing != "" {
+			kind += ", timing-dependent,"
+		}
 		fmt.Fprintf(w, "--- BUG %s in %s again (schedule %d): %s\n    replay: %s\n",
-			e.Kind, e.Test, e.Schedule, firstLine(e.Message), replayCommand(e.Trace))
+			kind, e.Test, e.Schedule, firstLine(e.Message), replayCommand(e.Trace))
 		return
 	}
 	how := fmt.Sprintf("schedule %d, strategy %s", e.Schedule, strategy)
@@ -509,7 +522,7 @@ func (r *reporter) summary() {
 	if r.shards > 0 {
 		elapsed, exploreS = r.wallS, r.mergedExploreS
 	}
-	js := jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys),
+	js := jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys), TimingBugs: r.timing,
 		ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, exploreS)), ExploreS: round3(exploreS),
 		Tests: r.tests, Exhausted: r.exhausted, Proved: r.proved, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet,
 		Strategy: r.strategy, Seed: r.seed, Shard: r.shard, Shards: r.shards}
@@ -536,7 +549,11 @@ func (r *reporter) summary() {
 	if r.bugs == 0 {
 		fmt.Fprintf(w, "no bug")
 	} else {
-		fmt.Fprintf(w, "%d bug%s (%d distinct)", r.bugs, plural(r.bugs), len(r.keys))
+		fmt.Fprintf(w, "%d bug%s (%d distinct", r.bugs, plural(r.bugs), len(r.keys))
+		if r.timing > 0 {
+			fmt.Fprintf(w, "; %d timing-dependent", r.timing)
+		}
+		fmt.Fprintf(w, ")")
 	}
 	if r.nondet > 0 {
 		fmt.Fprintf(w, ", %d nondeterministic schedule%s", r.nondet, plural(r.nondet))

@@ -66,8 +66,10 @@ type Config struct {
 	// means the runtime's default (docs/runtime.md, "Time").
 	TimerEarly string `json:"timer_early,omitempty"`
 	LeakGrace  string `json:"leak_grace,omitempty"`
-	// StepCost is the virtual time one scheduling step costs, "" for the
-	// runtime's default; for measuring the time model (gosct-bench).
+	// StepCost, when set to a duration, is a uniform virtual time every
+	// scheduling step and read of the clock costs instead of Go's
+	// calibrated costs ("" or "calibrated"); for measuring the time model
+	// (gosct-bench) and for traces written before the calibration.
 	StepCost string `json:"step_cost,omitempty"`
 	// Fragments is the fragments file of pairwise incremental
 	// checking (gosct test --since).
@@ -211,6 +213,12 @@ type Event struct {
 	// Coverage, for a "coverage" event, is what the test function's
 	// schedules of this run reached (Config.Coverage).
 	Coverage *Coverage `json:"coverage,omitempty"`
+	// Timing, for a "bug" whose schedule fires a timer early (a goroutine
+	// that could run waits while the clock moves: a stall Go shows on a
+	// loaded machine), is what it needs in the user's terms ("needs the
+	// goroutine started at cache.go:412 to wait 1ms while the test slept
+	// at cache_test.go:1380"); "" for a bug of the interleaving alone.
+	Timing string `json:"timing,omitempty"`
 	// Size and From, for a "bug": the size of the schedule its trace
 	// holds and, when it was shrunk, of the schedule the strategy found.
 	Size *Size `json:"size,omitempty"`
@@ -250,7 +258,9 @@ func Append(path string, e *Event) error {
 // Size measures a bug's schedule (replay.Size): its decisions, the
 // preemptions among them, the goroutines that ran.
 type Size struct {
-	Steps       int `json:"steps"`
-	Preemptions int `json:"preemptions"`
-	Goroutines  int `json:"goroutines"`
+	Steps        int   `json:"steps"`
+	Preemptions  int   `json:"preemptions"`
+	Goroutines   int   `json:"goroutines"`
+	EarlyFirings int   `json:"early_firings,omitempty"`
+	EarlyNS      int64 `json:"early_ns,omitempty"`
 }

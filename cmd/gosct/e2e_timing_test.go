@@ -1,0 +1,57 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Timing on the fixture testdata/e2emod/timing: a correct test comparing
+// clock reads a sleep apart passes every schedule, with timers fired early
+// or not; a test that sleeps a millisecond for a goroutine fails only when
+// that goroutine stalls, and is reported as timing-dependent, in the
+// user's terms, in every output; --timing strict does not report it.
+func TestE2ETiming(t *testing.T) {
+	dir := fixtureDir(t)
+	for _, timing := range []string{"loaded", "strict"} {
+		r := runGosct(t, dir, "test", "--json", "--timing", timing, "--strategy", "random", "--schedules", "2000",
+			"--run", "TestErrorsExpire", "--trace-dir", t.TempDir(), "./timing")
+		if r.code != 0 {
+			t.Errorf("--timing %s: TestErrorsExpire, correct, failed:\n%s", timing, r)
+		}
+	}
+
+	r := runGosct(t, dir, "test", "--json", "--seed", "1", "--run", "TestGiveItAMillisecond", "--trace-dir", t.TempDir(), "./timing")
+	bugs := bugEvents(t, r)
+	if r.code != exitBug || len(bugs) != 1 {
+		t.Fatalf("want one bug:\n%s", r)
+	}
+	const needs = "needs the goroutine started at timing_test.go:25 to wait 1ms while the test slept at timing_test.go:26"
+	b := bugs[0]
+	first, _, _ := strings.Cut(b["report"].(string), "\n")
+	if b["timing"] != needs || first != "timing/timing_test.go:28: failure, timing-dependent: the test failed: timing_test.go:28: not set after a millisecond ("+needs+")" {
+		t.Errorf("timing %q, first line %q", b["timing"], first)
+	}
+	if size, _ := b["size"].(map[string]any); size["early_firings"] != 1.0 || size["goroutines"] != 2.0 {
+		t.Errorf("size %v: want 1 timer fired early, 2 goroutines", size)
+	}
+	lines := jsonLines(t, r.stdout)
+	if sum := lines[len(lines)-1]; sum["timing_dependent_bugs"] != 1.0 || sum["bugs"] != 1.0 {
+		t.Errorf("summary %v: want 1 bug, 1 timing-dependent", sum)
+	}
+
+	// go test's stream: the schedule's output says it, the attribute carries it.
+	g := runGosct(t, dir, "test", "--json=go", "--seed", "1", "--run", "TestGiveItAMillisecond", "--trace-dir", t.TempDir(), "./timing")
+	if !strings.Contains(g.stdout, `failure, timing-dependent: the test failed`) || !strings.Contains(g.stdout, `\"timing\":\"`+needs) {
+		t.Errorf("go test stream does not say it:\n%s", g)
+	}
+	// The human report.
+	h := runGosct(t, dir, "test", "--seed", "1", "--run", "TestGiveItAMillisecond", "--trace-dir", t.TempDir(), "./timing")
+	if !strings.Contains(h.stdout, "timing/timing_test.go:28: failure, timing-dependent: ") || !strings.Contains(h.stdout, "1 bug (1 distinct; 1 timing-dependent)") {
+		t.Errorf("report:\n%s", h)
+	}
+
+	s := runGosct(t, dir, "test", "--json", "--timing", "strict", "--seed", "1", "--run", "TestGiveItAMillisecond", "--trace-dir", t.TempDir(), "./timing")
+	if s.code != 0 || len(bugEvents(t, s)) != 0 {
+		t.Errorf("--timing strict reported the timing-dependent bug:\n%s", s)
+	}
+}
