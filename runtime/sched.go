@@ -173,6 +173,7 @@ type execution struct {
 	prevSame    int
 	trail       []decision
 	ops         []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
+	enabled     map[int][]int   // detailed mode: the choices of each goroutine decision, by its index
 	stepLog     stepLog         // detailed mode: what each goroutine did (steps.go)
 	pt          strategies.Point
 
@@ -723,6 +724,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current), strategies.Preempts(&e.pt, i)})
 		if e.set.detailed {
 			e.ops = append(e.ops, e.pt.Ops[i])
+			e.recordEnabled(ch)
 		}
 		e.progress.Add(1)
 		e.idleSince = time.Time{}

@@ -149,6 +149,7 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		}
 		if detail != nil && i < len(detail.ops) {
 			td.Op, td.Pos = detail.ops[i].Name, detail.ops[i].Pos
+			td.Enabled = detail.enabled[i]
 		}
 		tr.Decisions = append(tr.Decisions, td)
 	}
@@ -301,4 +302,16 @@ func (x *explorer) files() map[string]string {
 		}
 	})
 	return x.fileHash
+}
+
+// recordEnabled keeps, in detailed mode, the choices of the goroutine
+// decision just taken (the last of the trail): a trace's reader (gosct
+// confirm) tells from them where the schedule departed from its default.
+//
+//go:norace
+func (e *execution) recordEnabled(ch []int) {
+	if e.enabled == nil {
+		e.enabled = map[int][]int{}
+	}
+	e.enabled[len(e.trail)-1] = append([]int(nil), ch...)
 }
