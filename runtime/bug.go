@@ -3,6 +3,8 @@ package runtime
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -173,11 +175,41 @@ func failureBug(at, output string, known bool) *bug {
 		}
 		// The place of the failed check: a shrunk schedule must fail
 		// there too.
-		if i := strings.Index(first, ": "); i > 0 {
-			b.key += ":" + first[:i]
+		if pos, ok := reportedPos(first); ok {
+			b.key += ":" + pos
+			if b.at == "" {
+				// The reporting call was not seen (a goroutine testing
+				// started, a library's own t): the line testing printed
+				// is the user's, relative to the package's directory.
+				if abs, err := filepath.Abs(pos[:strings.LastIndexByte(pos, ':')]); err == nil {
+					if _, err := os.Stat(abs); err == nil {
+						b.at = abs + pos[strings.LastIndexByte(pos, ':'):]
+					}
+				}
+			}
 		}
 	}
 	return b
+}
+
+// reportedPos is the position a line of test output starts with,
+// "file_test.go:12" of "file_test.go:12: message", as testing prints it.
+//
+//go:norace
+func reportedPos(l string) (string, bool) {
+	i := strings.Index(l, ".go:")
+	if i <= 0 || strings.ContainsAny(l[:i], " \t") {
+		return "", false
+	}
+	j := i + len(".go:")
+	k := j
+	for k < len(l) && l[k] >= '0' && l[k] <= '9' {
+		k++
+	}
+	if k == j || k == len(l) || l[k] != ':' {
+		return "", false
+	}
+	return l[:k], true
 }
 
 // lastReported is the last line of a test's output that a reporting call
@@ -190,7 +222,7 @@ func lastReported(output string) string {
 	lines := strings.Split(output, "\n")
 	for k := len(lines) - 1; k >= 0; k-- {
 		l := strings.TrimSpace(lines[k])
-		if i := strings.Index(l, ".go:"); i > 0 && !strings.Contains(l[:i], " ") {
+		if _, ok := reportedPos(l); ok {
 			return l
 		}
 	}

@@ -88,7 +88,7 @@ func (e *execution) run(g *goroutine, f func()) {
 	if !e.park(g) {
 		return
 	}
-	f()
+	callFunc(f)
 	returned = true
 }
 
