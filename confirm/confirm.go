@@ -122,6 +122,14 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		return r, nil
 	}
 	r.Expected = x.describe()
+	recorded := false
+	for _, d := range t.Decisions {
+		recorded = recorded || len(d.Enabled) > 0
+	}
+	if !recorded && len(t.Decisions) > 0 {
+		r.Reason = "the trace does not record which goroutines could run at each decision (written by an older gosct): find the bug again, then confirm its new trace"
+		return r, nil
+	}
 	if x.kind == "race" {
 		opts.Race = true
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gosct/gosct/confirm"
+	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
 	"github.com/spf13/pflag"
 )
@@ -303,4 +304,54 @@ func confirmJSON(t *replay.Trace, res *confirm.Result, cwd string) jsonConfirm {
 		j.Tried = append(j.Tried, a.String())
 	}
 	return j
+}
+
+// confirming confirms the bugs of gosct test --confirm, each distinct bug
+// once.
+type confirming struct {
+	o    confirmOptions
+	done map[string]*jsonConfirm
+}
+
+func newConfirming(gt *goTestFlags) *confirming {
+	c := &confirming{done: map[string]*jsonConfirm{}}
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	addConfirmFlags(fs, &c.o) // the defaults
+	c.o.gotest = *gt
+	return c
+}
+
+// confirmBug confirms bug e's trace under go test; nil without --confirm,
+// for a bug confirmed before (its key), or one with no trace.
+func (r *runner) confirmBug(e wire.Event) *jsonConfirm {
+	c := r.confirming
+	if c == nil || e.Trace == "" {
+		return nil
+	}
+	key := e.Package + "\x00" + e.Key
+	if e.Key == "" {
+		key += e.Kind + "\x00" + e.Test + "\x00" + firstLine(e.Message)
+	}
+	if j, ok := c.done[key]; ok {
+		return j
+	}
+	t, err := replay.Read(e.Trace)
+	var j jsonConfirm
+	if err == nil {
+		var lay confirm.Layout
+		lay, err = traceLayout(t, e.Trace, r.rep.cwd)
+		if err == nil {
+			var res *confirm.Result
+			res, err = runConfirm(r.ctx, t, lay, &c.o, func(string) {})
+			if err == nil {
+				j = confirmJSON(t, res, r.rep.cwd)
+				j.Event, j.Test, j.Kind = "", "", ""
+			}
+		}
+	}
+	if err != nil {
+		j = jsonConfirm{Summary: "not confirmed: " + err.Error()}
+	}
+	c.done[key] = &j
+	return &j
 }
