@@ -118,7 +118,8 @@ const (
 
 // execution is one controlled run of a test function under one schedule.
 type execution struct {
-	mu    rtMutex // invisible to Go's race detector, as cur and progress (tsan_on.go)
+	mu    rtMutex   // invisible to Go's race detector, as cur and progress (tsan_on.go)
+	own   ownAllocs // the runtime's own allocations, once the program reads them (memstats.go)
 	set   settings
 	strat strategies.Strategy
 	t     *testing.T
@@ -281,6 +282,7 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	if l, ok := strat.(strategies.Locating); ok {
 		e.locate = l.Locates()
 	}
+	e.mu.own = &e.own
 	e.clock.init()
 	e.sync.init()
 	if eu, ok := strat.(strategies.EventUser); ok {
@@ -489,7 +491,9 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		me.stack = stackHash()
 	}
 	if e.set.detailed {
+		e.own.begin()
 		where(me)
+		e.own.end()
 	}
 	var pcs covPCs
 	if e.cov != nil {
