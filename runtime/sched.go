@@ -174,7 +174,7 @@ type execution struct {
 	prevSame    int
 	trail       []decision
 	ops         []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
-	enabled     map[int][]int   // detailed mode: the choices of each goroutine decision, by its index
+	enabled     [][]int         // detailed mode: the choices of each goroutine decision, by its index (nil for the other kinds)
 	stepLog     stepLog         // detailed mode: what each goroutine did (steps.go)
 	pt          strategies.Point
 
