@@ -247,7 +247,10 @@ type Decision struct {
 	// the virtual clock just before this decision, in nanoseconds; a replay
 	// moves the clock by the same amount there.
 	ChargedNS int64 `json:"charged_ns,omitempty"`
-	// Enabled lists the choices that were available.
+	// Enabled lists the choices that were available (goroutine ids, and
+	// strategies.Clock when a timer could fire), as the detailed run
+	// that wrote the trace saw them; gosct confirm tells from them where
+	// the schedule departed from its non-preemptive default.
 	Enabled []int `json:"enabled,omitempty"`
 }
 

@@ -22,6 +22,7 @@ var funcHooks = map[string]string{
 	"runtime.Gosched":   "Gosched",
 	"sync.OnceFunc":     "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
 	"runtime.NumGoroutine": "NumGoroutine", "runtime.Stack": "Stack",
+	"runtime.ReadMemStats": "ReadMemStats", "testing.AllocsPerRun": "AllocsPerRun",
 	"net.Pipe": "NetPipe", // Go code over channels, in a package not rewritten (runtime/netpipe.go)
 
 	// Sources of nondeterminism (docs/runtime.md, "What is controlled").

@@ -76,7 +76,7 @@ func (a *afterFunc) fromContext(e *execution) {
 		runtime.Gosched()
 	}
 	if a.state.CompareAndSwap(afArmed, afStarted) {
-		a.f()
+		callFunc(a.f)
 	}
 }
 

@@ -3,6 +3,8 @@ package runtime
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -182,6 +184,16 @@ func failureBug(at, output string, known bool) *bug {
 		// The place of the failed check: a shrunk schedule must fail
 		// there too.
 		b.key += ":" + pos
+		if b.at == "" {
+			// The reporting call was not seen (a goroutine testing
+			// started, a library's own t): the line testing printed
+			// is the user's, relative to the package's directory.
+			if abs, err := filepath.Abs(pos[:strings.LastIndexByte(pos, ':')]); err == nil {
+				if _, err := os.Stat(abs); err == nil {
+					b.at = abs + pos[strings.LastIndexByte(pos, ':'):]
+				}
+			}
+		}
 	}
 	return b
 }

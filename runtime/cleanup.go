@@ -67,5 +67,5 @@ func runCleanups(t *testing.T) {
 		return
 	}
 	defer runCleanups(t)
-	f()
+	callFunc(f)
 }

@@ -34,7 +34,7 @@ func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	// cleanups (parallel.go); not after a panic (a t.FailNow or SkipNow
 	// leaves t failed or skipped).
 	defer func() { e.releaseParallel(t, returned || t.Failed() || t.Skipped()) }()
-	body(t)
+	callTest(body, t)
 	returned = true
 }
 

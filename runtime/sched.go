@@ -121,7 +121,8 @@ const (
 
 // execution is one controlled run of a test function under one schedule.
 type execution struct {
-	mu    rtMutex // invisible to Go's race detector, as cur and progress (tsan_on.go)
+	mu    rtMutex   // invisible to Go's race detector, as cur and progress (tsan_on.go)
+	own   ownAllocs // the runtime's own allocations, once the program reads them (memstats.go)
 	set   settings
 	strat strategies.Strategy
 	t     *testing.T
@@ -184,6 +185,7 @@ type execution struct {
 	prevSame    int
 	trail       []decision
 	ops         []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
+	enabled     [][]int         // detailed mode: the choices of each goroutine decision, by its index (nil for the other kinds)
 	stepLog     stepLog         // detailed mode: what each goroutine did (steps.go)
 	pt          strategies.Point
 
@@ -291,6 +293,7 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	if l, ok := strat.(strategies.Locating); ok {
 		e.locate = l.Locates()
 	}
+	e.mu.own = &e.own
 	e.clock.init()
 	e.sync.init()
 	if eu, ok := strat.(strategies.EventUser); ok {
@@ -499,7 +502,9 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		me.stack = stackHash()
 	}
 	if e.set.detailed {
+		e.own.begin()
 		where(me)
+		e.own.end()
 	}
 	var pcs covPCs
 	if e.cov != nil {
@@ -737,6 +742,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current), strategies.Preempts(&e.pt, i)})
 		if e.set.detailed {
 			e.ops = append(e.ops, e.pt.Ops[i])
+			e.recordEnabled(ch)
 		}
 		e.progress.Add(1)
 		e.idleSince = time.Time{}

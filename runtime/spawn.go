@@ -39,7 +39,9 @@ func (e *execution) spawn(parent *goroutine, pc uintptr, f func()) {
 func (e *execution) spawnAs(parent *goroutine, pc uintptr, f func(), watcher bool) {
 	var pos, stack string
 	if e.set.detailed {
+		e.own.begin()
 		pos, stack = callerWhere()
+		e.own.end()
 	}
 	e.mu.Lock()
 	g := e.newGoroutine(parent.id, pc)
@@ -88,7 +90,7 @@ func (e *execution) run(g *goroutine, f func()) {
 	if !e.park(g) {
 		return
 	}
-	f()
+	callFunc(f)
 	returned = true
 }
 

@@ -69,7 +69,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		e.mu.Unlock()
 		ended := false
 		defer func() { e.releaseParallel(t, ended || t.Failed() || t.Skipped()) }()
-		f(t)
+		callTest(f, t)
 		ended = true
 	})
 	if e.returnFromRun(me) {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -604,4 +605,32 @@ func TestVictimTickerOnlyLeak(t *testing.T) {
 // keeps waking it.
 func TestTickerOnlyLeakFound(t *testing.T) {
 	wantBug(t, victim(t, "TestVictimTickerOnlyLeak", wire.Config{Strategy: "random", Schedules: 5}), "leak")
+}
+
+// TestNilTimerPanicsAsInGo checks that Stop and Reset of a nil timer (an
+// AfterFunc's function that fires before its timer is stored) panic with
+// Go's nil dereference, inside an execution and out of one.
+func TestNilTimerPanicsAsInGo(t *testing.T) {
+	var timer *time.Timer
+	var ticker *time.Ticker
+	calls := map[string]func(){
+		"Timer.Stop":   func() { TimerStop(timer) },
+		"Timer.Reset":  func() { TimerReset(timer, time.Second) },
+		"Ticker.Reset": func() { TickerReset(ticker, time.Second) },
+	}
+	recovered := func(f func()) (r any) {
+		defer func() { r = recover() }()
+		f()
+		return nil
+	}
+	for name, f := range calls {
+		if r := recovered(f); r == nil || !strings.Contains(fmt.Sprint(r), "nil pointer dereference") {
+			t.Errorf("%s outside an execution: recovered %v, want a nil pointer dereference", name, r)
+		}
+		var inside any
+		check(t, "random", 1, func(t *testing.T) { inside = recovered(f) })
+		if inside == nil || !strings.Contains(fmt.Sprint(inside), "nil pointer dereference") {
+			t.Errorf("%s in an execution: recovered %v, want a nil pointer dereference", name, inside)
+		}
+	}
 }

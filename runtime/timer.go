@@ -307,7 +307,7 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 	}
 	e, me, vt := modelTicker(tk)
 	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
-		if initialized(reflect.ValueOf(tk).Elem(), "initTicker") {
+		if tk == nil || initialized(reflect.ValueOf(tk).Elem(), "initTicker") {
 			tk.Reset(d)
 		}
 		return
@@ -338,7 +338,8 @@ func (c *clock) stop(e *execution, vt *vtimer) bool {
 //
 //go:norace
 func realTimerStop(t *time.Timer) bool {
-	if !initialized(reflect.ValueOf(t).Elem(), "initTimer") {
+	// A nil timer panics in the real method, as in Go.
+	if t != nil && !initialized(reflect.ValueOf(t).Elem(), "initTimer") {
 		return false
 	}
 	return t.Stop()
@@ -346,7 +347,7 @@ func realTimerStop(t *time.Timer) bool {
 
 //go:norace
 func realTimerReset(t *time.Timer, d time.Duration) bool {
-	if !initialized(reflect.ValueOf(t).Elem(), "initTimer") {
+	if t != nil && !initialized(reflect.ValueOf(t).Elem(), "initTimer") {
 		return false
 	}
 	return t.Reset(d)

@@ -153,6 +153,9 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		}
 		if detail != nil && i < len(detail.ops) {
 			td.Op, td.Pos = detail.ops[i].Name, detail.ops[i].Pos
+			if i < len(detail.enabled) {
+				td.Enabled = copyInts(detail.enabled[i])
+			}
 		}
 		tr.Decisions = append(tr.Decisions, td)
 	}
@@ -308,4 +311,32 @@ func (x *explorer) files() map[string]string {
 		}
 	})
 	return x.fileHash
+}
+
+// recordEnabled keeps, in detailed mode, the choices of the goroutine
+// decision just taken (the last of the trail): a trace's reader (gosct
+// confirm) tells from them where the schedule departed from its default.
+// No map and no copy: under -race Go's runtime reports their accesses
+// from where //go:norace does not reach (slices.go).
+//
+//go:norace
+func (e *execution) recordEnabled(ch []int) {
+	for len(e.enabled) < len(e.trail)-1 {
+		e.enabled = append(e.enabled, nil)
+	}
+	e.enabled = append(e.enabled, copyInts(ch))
+}
+
+// copyInts returns a copy of s, element by element (slices.go).
+//
+//go:norace
+func copyInts(s []int) []int {
+	if s == nil {
+		return nil
+	}
+	c := make([]int, len(s))
+	for i, v := range s {
+		c[i] = v
+	}
+	return c
 }

@@ -29,23 +29,35 @@ const raceSlowdown = 1
 type rtMutex struct {
 	m       sync.Mutex
 	waiting atomic.Int32
+	// own, the execution's lock's, counts what the runtime allocates
+	// while it holds the lock as its own (memstats.go).
+	own *ownAllocs
 }
 
 //go:norace
 func (m *rtMutex) Lock() {
-	if m.m.TryLock() {
-		return
+	if !m.m.TryLock() {
+		m.waiting.Add(1)
+		m.m.Lock()
+		m.waiting.Add(-1)
 	}
-	m.waiting.Add(1)
-	m.m.Lock()
-	m.waiting.Add(-1)
+	m.own.begin()
 }
 
 //go:norace
-func (m *rtMutex) Unlock() { m.m.Unlock() }
+func (m *rtMutex) Unlock() {
+	m.own.end()
+	m.m.Unlock()
+}
 
 //go:norace
-func (m *rtMutex) TryLock() bool { return m.m.TryLock() }
+func (m *rtMutex) TryLock() bool {
+	ok := m.m.TryLock()
+	if ok {
+		m.own.begin()
+	}
+	return ok
+}
 
 // contended reports a goroutine waiting for the lock.
 //

@@ -36,6 +36,9 @@ const raceEnabled = true
 type rtMutex struct {
 	m       sync.Mutex
 	waiting atomic.Int32
+	// own, the execution's lock's, counts what the runtime allocates
+	// while it holds the lock as its own (memstats.go).
+	own *ownAllocs
 }
 
 //go:norace
@@ -46,6 +49,7 @@ func (m *rtMutex) Lock() {
 		m.m.Lock()
 		m.waiting.Add(-1)
 	}
+	m.own.begin()
 	runtime.RaceEnable()
 }
 
@@ -60,6 +64,7 @@ func (m *rtMutex) contended() bool {
 //go:norace
 func (m *rtMutex) Unlock() {
 	runtime.RaceDisable()
+	m.own.end()
 	m.m.Unlock()
 	runtime.RaceEnable()
 }
@@ -68,6 +73,9 @@ func (m *rtMutex) Unlock() {
 func (m *rtMutex) TryLock() bool {
 	runtime.RaceDisable()
 	ok := m.m.TryLock()
+	if ok {
+		m.own.begin()
+	}
 	runtime.RaceEnable()
 	return ok
 }

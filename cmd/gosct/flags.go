@@ -80,6 +80,8 @@ type testOptions struct {
 	// schedule in a fresh process.
 	state      string
 	perProcess bool
+	// confirm shows every new bug under plain go test (gosct confirm).
+	confirm bool
 	// checkDeterminism runs every schedule twice; controlOff turns
 	// controls of sources of nondeterminism off (hidden: for testing the
 	// check).
@@ -140,6 +142,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.races, "races", "report", "data races: report (the default: a race is a bug; every access stays a scheduling point), off, or sync (scheduling points only at synchronization, stop at the first race)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "print every test's result and the test binaries' output")
 	fs.StringVar(&o.state, "state", "", "directory of saved searches: each test resumes the search saved there and saves it again (periodically and when it stops)")
+	fs.BoolVar(&o.confirm, "confirm", false, "show every new bug under plain go test with delays inserted where its schedule departs from Go's (gosct confirm), and say so on its first line")
 	fs.BoolVar(&o.perProcess, "per-process", false, "run every schedule in a fresh process, for tests that cannot run twice in one (package-level state, sync.Once, init goroutines, os.Exit)")
 	fs.BoolVar(&o.checkDeterminism, "check-determinism", false, "run every schedule twice and report the first difference between the two runs, with its likely source")
 	fs.StringArrayVar(&o.annotate, "annotations", nil, "CI annotations, one per distinct bug: github (workflow commands on stdout), gitlab (code quality report, gl-code-quality-report.json); FORMAT=FILE writes them to FILE")

@@ -5,6 +5,7 @@
 //
 //	gosct test [flags] [packages] [-- go test flags]
 //	gosct replay [flags] TRACE
+//	gosct confirm [flags] TRACE
 //	gosct view [--format html|perfetto] TRACE
 //	gosct rewrite [--diff] PATTERN
 //	gosct split --into N DIR
@@ -46,6 +47,7 @@ const usage = `gosct finds concurrency bugs in Go tests by running them under ma
 Usage:
 	gosct test [flags] [packages] [-- go test flags]
 	gosct replay [flags] TRACE
+	gosct confirm [flags] TRACE
 	gosct view [--format html|perfetto] TRACE
 	gosct rewrite [--diff] PATTERN
 	gosct split --into N DIR
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdTest(ctx, rest, stdout, stderr)
 	case "replay":
 		return cmdReplay(ctx, rest, stdout, stderr)
+	case "confirm":
+		return cmdConfirm(ctx, rest, stdout, stderr)
 	case "view":
 		return cmdView(ctx, rest, stdout, stderr)
 	case "rewrite":

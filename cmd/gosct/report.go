@@ -117,6 +117,8 @@ type jsonBug struct {
 	// was shrunk from (absent: not shrunk).
 	Size *wire.Size `json:"size,omitempty"`
 	From *wire.Size `json:"from,omitempty"`
+	// Confirm is the bug's confirmation under go test (--confirm).
+	Confirm *jsonConfirm `json:"confirm,omitempty"`
 }
 
 type jsonTest struct {
@@ -219,6 +221,12 @@ func (r *reporter) clear() {
 // bug reports one bug event. regression names the testdata trace whose
 // replay found it ("" while exploring).
 func (r *reporter) bug(pkg string, e wire.Event, regression string) {
+	r.bugConfirmed(pkg, e, regression, nil)
+}
+
+// bugConfirmed is bug with the bug's confirmation under go test (nil:
+// not asked for).
+func (r *reporter) bugConfirmed(pkg string, e wire.Event, regression string, conf *jsonConfirm) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clear()
@@ -249,7 +257,10 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	jb := jsonBug{Event: "bug", Package: pkg, Test: e.Test, Kind: e.Kind, Schedule: e.Schedule,
 		Strategy: strategy, Trace: e.Trace, Message: e.Message, Timing: e.Timing, Key: e.Key, Report: e.Report,
 		Regression: regression, Replayed: e.Replayed, File: loc.file, Line: loc.line,
-		Size: e.Size, From: e.From}
+		Size: e.Size, From: e.From, Confirm: conf}
+	if conf != nil {
+		e.Report = conf.Summary + "\n" + e.Report
+	}
 	if r.out != nil {
 		r.out.record(jb)
 		r.out.observe(wire.Event{Event: "bug"})
@@ -278,7 +289,12 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	if regression != "" {
 		how = "regression trace " + regression
 	}
-	fmt.Fprintf(w, "--- BUG %s in %s (package %s, %s)\n", e.Kind, e.Test, pkg, how)
+	if conf != nil {
+		fmt.Fprintf(w, "--- BUG %s in %s (package %s, %s): %s\n", e.Kind, e.Test, pkg, how, conf.Summary)
+		_, e.Report, _ = strings.Cut(e.Report, "\n") // the summary is on the first line
+	} else {
+		fmt.Fprintf(w, "--- BUG %s in %s (package %s, %s)\n", e.Kind, e.Test, pkg, how)
+	}
 	rep := strings.Trim(e.Report, "\n")
 	if e.Message != "" && !strings.Contains(rep, e.Message) {
 		fmt.Fprintf(w, "%s\n", indent(e.Message, "    "))
@@ -298,6 +314,9 @@ func (r *reporter) bug(pkg string, e wire.Event, regression string) {
 	}
 	if e.Trace != "" {
 		fmt.Fprintf(w, "    trace:  %s\n    replay: %s\n", e.Trace, replayCommand(e.Trace))
+		if conf != nil && conf.Patch != "" {
+			fmt.Fprintf(w, "    patch:  gosct confirm %s\n", e.Trace)
+		}
 	} else {
 		fmt.Fprintf(w, "    (no trace was written)\n")
 	}

@@ -35,12 +35,14 @@ Flags:
 // runner holds what one `gosct test` or `gosct replay` invocation shares
 // across packages.
 type runner struct {
-	ctx    context.Context
-	rep    *reporter
-	tmp    string
-	build  *rewrite.Build
-	gt     *goTestFlags
-	stream bool
+	// confirming, with --confirm, shows each new bug under go test.
+	confirming *confirming
+	ctx        context.Context
+	rep        *reporter
+	tmp        string
+	build      *rewrite.Build
+	gt         *goTestFlags
+	stream     bool
 	// timeout is the -test.timeout of the test binaries.
 	timeout string
 	// bugs, nondet and errors count what decides the exit status.
@@ -264,6 +266,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose, deps: opts.Deps,
 		limits: wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing}, run: o.run}
+	if o.confirm {
+		r.confirming = newConfirming(&o.gotest)
+	}
 	if opts.Deps && !o.depsSet {
 		opts.Deps = false
 		r.withoutDeps = &opts
@@ -613,7 +618,7 @@ func (r *runner) event(pkg string, e wire.Event, regression string) {
 	switch e.Event {
 	case "bug":
 		r.bugs++
-		r.rep.bug(pkg, e, regression)
+		r.rep.bugConfirmed(pkg, e, regression, r.confirmBug(e))
 	case "test":
 		if regression == "" { // a regression replay is not exploration
 			r.rep.test(pkg, e)

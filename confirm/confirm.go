@@ -1,0 +1,452 @@
+// Package confirm shows a bug gosct found under plain go test: from the
+// bug's minimized schedule (a replay.Trace) it derives the places where
+// the schedule departs from what Go does unprompted (Plan), inserts at
+// exactly those places a call that holds the goroutine back (a sleep, a
+// handshake with the goroutine that ran in its place, or a Gosched
+// loop) in a copy of the user's files (a go test -overlay: the files
+// themselves are never written), runs the test with go test many times
+// and counts the runs that fail the same way (the same kind of bug at
+// the same place). The inserted lines come back as a patch the user can
+// apply to see the bug for themselves.
+//
+// It is run by the command (gosct confirm, gosct test --confirm) and
+// depends on replay and strategies only.
+package confirm
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gosct/gosct/replay"
+)
+
+// Options say how to confirm a trace's bug.
+type Options struct {
+	Layout Layout
+	// Tags and Race are the build's: a race is always confirmed under
+	// -race.
+	Tags string
+	Race bool
+	// GoFlags are other build flags for go test -c.
+	GoFlags []string
+	// Runs is how many times the test runs per way tried (default 20).
+	Runs int
+	// Timeout bounds one run (go test -timeout; default 3s): a deadlock
+	// shows as go test's timeout.
+	Timeout time.Duration
+	// Parallel runs at once (default 4: a run that deadlocks waits, idle, for its timeout).
+	Parallel int
+	// Sleep is how long a sleeping hold lasts (default 20ms).
+	Sleep time.Duration
+	// Hows are the ways to try, in order (default Sleep, Targeted, Handshake, Yield).
+	Hows []How
+	// Progress, when set, is told what is being tried.
+	Progress func(string)
+}
+
+// Result is what go test showed.
+type Result struct {
+	// Confirmed: at least one run failed the same way.
+	Confirmed bool
+	// Unprompted: no hold was needed (the schedule is Go's own default).
+	Unprompted bool
+	// Same of Runs runs failed the same way, with How.
+	Same, Runs int
+	How        How
+	// Expected describes the bug as go test must show it.
+	Expected string
+	// Holds are the departures placed, Delays their positions (absolute
+	// file:line of each inserted hold).
+	Holds  []Hold
+	Delays []string
+	// Check says what was inserted to see the bug besides the holds (a
+	// leak check), "" for nothing.
+	Check string
+	// Patch is the change, as a unified diff relative to the module's
+	// root (or the package's directory).
+	Patch string
+	// Tried lists every attempt, the one reported included.
+	Tried []Attempt
+	// Notes say what could not be done (a hold that could not be placed).
+	Notes []string
+	// Reason says why nothing could be tried, when so.
+	Reason string
+}
+
+// Attempt is one way tried.
+type Attempt struct {
+	How        How
+	Holds      int
+	Same, Runs int
+	Passed     int
+	// Other counts the other failures, by their first line.
+	Other map[string]int
+	Err   string
+}
+
+// String is "sleep: 3 of 20 runs fail the same way".
+func (a Attempt) String() string {
+	what := string(a.How)
+	if a.Holds == 0 {
+		what = "no delay"
+	}
+	if a.Err != "" {
+		return what + ": " + a.Err
+	}
+	s := fmt.Sprintf("%s: %d of %d runs fail the same way", what, a.Same, a.Runs)
+	if n := a.Runs - a.Same - a.Passed; n > 0 {
+		keys := make([]string, 0, len(a.Other))
+		for k := range a.Other {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		s += fmt.Sprintf(", %d otherwise (%s)", n, keys[0])
+	}
+	return s
+}
+
+// Confirm runs trace t's test under go test with the holds of its
+// schedule, in the ways opts says, and returns what it showed.
+func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error) {
+	opts.defaults()
+	r := &Result{}
+	x, err := expectation(t)
+	if err != nil {
+		r.Reason = err.Error()
+		return r, nil
+	}
+	r.Expected = x.describe()
+	recorded := false
+	for _, d := range t.Decisions {
+		recorded = recorded || len(d.Enabled) > 0
+	}
+	if !recorded && len(t.Decisions) > 0 {
+		r.Reason = "the trace does not record which goroutines could run at each decision (written by an older gosct): find the bug again, then confirm its new trace"
+		return r, nil
+	}
+	if x.kind == "race" {
+		opts.Race = true
+	}
+	test, sub, _ := strings.Cut(t.Test, "/")
+	tmp, err := os.MkdirTemp("", "gosct-confirm-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	c := &confirmer{opts: opts, t: t, x: x, test: test, sub: sub, tmp: tmp, fs: newFiles()}
+
+	plans := [][]Hold{Plan(t, false)}
+	if late := Plan(t, true); len(late) > len(plans[0]) {
+		plans = append(plans, late)
+	}
+	var best *try
+	for pi, holds := range plans {
+		hows := opts.Hows
+		if len(holds) == 0 {
+			hows = []How{Sleep} // nothing to hold: one run of the test as it is
+		}
+		for _, how := range hows {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			tr := c.attempt(ctx, holds, how)
+			r.Tried = append(r.Tried, tr.Attempt)
+			if tr.Same > 0 && (best == nil || tr.Same*best.Runs > best.Same*tr.Runs) {
+				best = tr
+			}
+			if best != nil && 2*best.Same >= best.Runs {
+				break // reliable enough: the other ways cannot do much better
+			}
+		}
+		if best != nil {
+			break
+		}
+		_ = pi
+	}
+	if best == nil {
+		// Report the first plan's placement: what was tried.
+		tr := c.build(plans[0], opts.Hows[0])
+		r.Holds, r.Delays, r.Notes, r.Check = tr.holds, tr.delays, tr.notes, tr.check
+		return r, nil
+	}
+	r.Confirmed = true
+	r.Same, r.Runs, r.How = best.Same, best.Runs, best.How
+	r.Holds, r.Delays, r.Notes, r.Check, r.Patch = best.holds, best.delays, best.notes, best.check, best.patch
+	r.Unprompted = len(best.holds) == 0
+	return r, nil
+}
+
+func (o *Options) defaults() {
+	if o.Runs <= 0 {
+		o.Runs = 20
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 3 * time.Second
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = 4
+	}
+	if o.Sleep <= 0 {
+		o.Sleep = 20 * time.Millisecond
+	}
+	if len(o.Hows) == 0 {
+		o.Hows = []How{Sleep, Targeted, Handshake, Yield}
+	}
+	if o.Progress == nil {
+		o.Progress = func(string) {}
+	}
+}
+
+// confirmer confirms one trace.
+type confirmer struct {
+	opts      Options
+	t         *replay.Trace
+	x         expect
+	test, sub string
+	tmp       string
+	fs        *files
+	n         int
+}
+
+// try is one attempt and its patch.
+type try struct {
+	Attempt
+	ps     *patchSet
+	holds  []Hold
+	delays []string
+	notes  []string
+	check  string
+	patch  string
+}
+
+// build places the holds in the way how.
+func (c *confirmer) build(holds []Hold, how How) *try {
+	tr := &try{Attempt: Attempt{How: how}, ps: &patchSet{helpers: map[string]string{}}}
+	type key struct {
+		file string
+		off  int
+		w    insertion
+	}
+	siteNum := map[key]int{}
+	type pkgKey struct{ dir, pkg string }
+	sites := map[pkgKey]map[int][]action{}
+	nonTest := map[pkgKey]bool{}
+	seq := 0
+	add := func(s site, a action, comment string) {
+		k := key{s.file, s.off, s.where}
+		num, ok := siteNum[k]
+		pk := pkgKey{filepath.Dir(s.file), s.pkg}
+		if !ok {
+			num = len(siteNum) + 1
+			siteNum[k] = num
+			code := "gosctConfirm(" + strconv.Itoa(num) + ")"
+			if s.where == afterDefer {
+				code = "defer " + code
+				if !s.ownLine {
+					code = "; " + code
+				}
+			}
+			seq++
+			tr.ps.edits = append(tr.ps.edits, edit{file: s.file, off: s.off, ownLine: s.ownLine, line: s.line, code: code, comment: comment, indent: s.indent, seq: seq})
+			if sites[pk] == nil {
+				sites[pk] = map[int][]action{}
+			}
+			if !strings.HasSuffix(s.file, "_test.go") {
+				nonTest[pk] = true
+			}
+		} else if comment != "" {
+			for i := range tr.ps.edits {
+				if e := &tr.ps.edits[i]; e.file == s.file && e.off == s.off && e.code != "" && strings.Contains(e.code, "("+strconv.Itoa(num)+")") {
+					if e.comment == "" {
+						e.comment = comment
+					} else {
+						e.comment += "; " + comment
+					}
+				}
+			}
+		}
+		sites[pk][num] = append(sites[pk][num], a)
+	}
+	timeImported := map[string]bool{}
+	for i, h := range holds {
+		s, err := c.fs.locate(c.opts.Layout, h.At)
+		if err != nil {
+			tr.notes = append(tr.notes, fmt.Sprintf("G%d %s at decision %d: no delay placed: %v", h.At.G, h.Why, h.Decision, err))
+			continue
+		}
+		if how == Sleep {
+			// A plain sleep, for every goroutine passing: no helper.
+			name, imp, err := c.fs.timeName(s.file)
+			if err != nil {
+				tr.notes = append(tr.notes, fmt.Sprintf("G%d %s at decision %d: no delay placed: %v", h.At.G, h.Why, h.Decision, err))
+				continue
+			}
+			if imp != nil && !timeImported[s.file] {
+				timeImported[s.file] = true
+				seq++
+				imp.seq = seq
+				tr.ps.edits = append(tr.ps.edits, *imp)
+			}
+			d := c.opts.Sleep
+			if h.Timer {
+				d = max(5*c.opts.Sleep, 50*time.Millisecond)
+			}
+			code := name + ".Sleep(" + strings.ReplaceAll(goDuration(d), "time.", name+".") + ")"
+			if s.where == afterDefer {
+				code = "defer " + code
+				if !s.ownLine {
+					code = "; " + code
+				}
+			}
+			k := key{s.file, s.off, s.where}
+			if _, dup := siteNum[k]; !dup {
+				siteNum[k] = len(siteNum) + 1
+				seq++
+				tr.ps.edits = append(tr.ps.edits, edit{file: s.file, off: s.off, ownLine: s.ownLine, line: s.line, code: code,
+					comment: fmt.Sprintf("gosct confirm: G%d %s here", h.At.G, h.Why), indent: s.indent, seq: seq})
+			}
+			tr.holds = append(tr.holds, h)
+			tr.delays = append(tr.delays, s.file+":"+strconv.Itoa(s.line))
+			continue
+		}
+		gate := i + 1
+		a := action{hold: true, gate: gate, n: h.At.N - s.nShift, callers: s.callers, timer: h.Timer, alone: true}
+		var rel *site
+		if h.Until != nil {
+			if rs, err := c.fs.locate(c.opts.Layout, *h.Until); err == nil && filepath.Dir(rs.file) == filepath.Dir(s.file) && rs.pkg == s.pkg {
+				rel = &rs
+				a.alone = false
+			}
+		}
+		a.what = fmt.Sprintf("G%d %s (decision %d)", h.At.G, h.Why, h.Decision)
+		comment := "gosct confirm: hold G" + strconv.Itoa(h.At.G) + " here"
+		if h.Until != nil {
+			comment += fmt.Sprintf(" until G%d reaches %s", h.Until.G, h.Until.Pos())
+		} else if h.Timer {
+			comment += " until a timer fires"
+		}
+		// The release first: a goroutine released and held at one
+		// place lets the other go before it waits.
+		if rel != nil {
+			add(*rel, action{gate: gate, n: h.Until.N - rel.nShift, callers: rel.callers, what: fmt.Sprintf("G%d ends G%d's hold", h.Until.G, h.At.G)}, "")
+		}
+		add(s, a, comment)
+		tr.holds = append(tr.holds, h)
+		tr.delays = append(tr.delays, s.file+":"+strconv.Itoa(s.line))
+	}
+	leakCheck := c.x.leakCheck
+	var leakPkg pkgKey
+	if leakCheck {
+		path, off, line, indent, param, err := c.fs.testFunc(c.opts.Layout.Dir, c.test)
+		if err != nil {
+			tr.notes = append(tr.notes, "no leak check inserted: "+err.Error())
+			leakCheck = false
+		} else {
+			f, _, _ := c.fs.parse(path)
+			leakPkg = pkgKey{filepath.Dir(path), f.Name.Name}
+			if sites[leakPkg] == nil {
+				sites[leakPkg] = map[int][]action{}
+			}
+			seq++
+			tr.ps.edits = append(tr.ps.edits, edit{file: path, off: off, ownLine: true, line: line, code: "gosctConfirmLeaks(" + param + ")",
+				comment: "gosct confirm: fail if goroutines stay blocked where gosct saw them leak", indent: indent, seq: seq})
+			tr.check = fmt.Sprintf("a check inserted at the start of %s (t.Cleanup): after the test returns, the goroutines must leave %s within %s, else the test fails (as goleak does)", c.test, strings.Join(trimSlash(c.x.at), ", "), leakGrace)
+		}
+	}
+	for pk, ss := range sites {
+		p := helperParams{how: how, sleep: c.opts.Sleep, timer: max(5*c.opts.Sleep, 50*time.Millisecond), maxWait: time.Second, yields: 1000, leaks: c.x.leaked, grace: leakGrace}
+		tr.ps.helpers[helperPath(pk.dir, pk.pkg, nonTest[pk])] = helper(pk.pkg, ss, p, leakCheck && pk == leakPkg)
+	}
+	tr.Holds = len(tr.holds)
+	return tr
+}
+
+// leakGrace is how long goroutines may take to leave after the test.
+const leakGrace = time.Second
+
+// attempt builds and runs one way.
+func (c *confirmer) attempt(ctx context.Context, holds []Hold, how How) *try {
+	tr := c.build(holds, how)
+	if len(holds) > 0 && tr.Holds == 0 {
+		tr.Err = "no delay could be placed"
+		return tr
+	}
+	c.n++
+	dir := filepath.Join(c.tmp, strconv.Itoa(c.n))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tr.Err = err.Error()
+		return tr
+	}
+	root := c.opts.Layout.Root
+	if root == "" {
+		root = c.opts.Layout.Dir
+	}
+	patch, err := tr.ps.patch(root)
+	if err != nil {
+		tr.Err = err.Error()
+		return tr
+	}
+	tr.patch = patch
+	what := string(how)
+	if tr.Holds == 0 {
+		what = "no delay"
+	}
+	c.opts.Progress(fmt.Sprintf("%s, %d hold(s): building", what, tr.Holds))
+	bin, err := c.compile(ctx, tr.ps, dir)
+	if err != nil {
+		tr.Err = err.Error()
+		return tr
+	}
+	c.opts.Progress(fmt.Sprintf("%s: running the test %d times", what, c.opts.Runs))
+	vs := c.runAll(ctx, bin)
+	tr.Runs = len(vs)
+	tr.Other = map[string]int{}
+	for _, v := range vs {
+		switch {
+		case v.same:
+			tr.Same++
+		case v.other == "":
+			tr.Passed++
+		default:
+			tr.Other[v.other]++
+		}
+	}
+	return tr
+}
+
+// Summary is the result's first line: "confirmed under go test: 37 of
+// 100 runs fail the same way with these 2 delays: a.go:3, b.go:9", or
+// "not confirmed ...". rel renders a position.
+func (r *Result) Summary(rel func(string) string) string {
+	if rel == nil {
+		rel = func(s string) string { return s }
+	}
+	if !r.Confirmed {
+		if r.Reason != "" {
+			return "not confirmed: " + r.Reason
+		}
+		var tried []string
+		for _, a := range r.Tried {
+			tried = append(tried, a.String())
+		}
+		return "not confirmed under go test (tried " + strings.Join(tried, "; ") + ")"
+	}
+	if r.Unprompted {
+		return fmt.Sprintf("confirmed under go test with no delay: reachable by Go unprompted: go test found it %d of %d times", r.Same, r.Runs)
+	}
+	ds := make([]string, len(r.Delays))
+	for i, d := range r.Delays {
+		ds[i] = rel(d)
+	}
+	what := fmt.Sprintf("these %d delays", len(ds))
+	if len(ds) == 1 {
+		what = "this delay"
+	}
+	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, r.How, strings.Join(ds, ", "))
+}

@@ -1,0 +1,3 @@
+module example.com/abba
+
+go 1.22
