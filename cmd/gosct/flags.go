@@ -105,6 +105,8 @@ type testOptions struct {
 	// (since.go); strategySet says --strategy was given.
 	since       string
 	strategySet bool
+	// dfsrb is --dfsrb: dfsrb's configuration ("" the default).
+	dfsrb string
 
 	packages []string
 	gotest   goTestFlags
@@ -120,6 +122,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
 	fs.IntVar(&o.bound, "bound", 0, fmt.Sprintf("pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default %d); dpor: a preemption bound (default none)", strategies.DefaultBound))
 	fs.IntVar(&o.depth, "depth", strategies.DefaultDepth, "pct: the bug depth d")
+	fs.StringVar(&o.dfsrb, "dfsrb", "", "dfsrb: its configuration, a name (rb1 to rb10, the paper's ten best, rb1 the default; portfolio) or the paper's tuple thb,thm,thr,stg,rtb,rtc, then budget=N, order=random (docs/strategies.md)")
 	fs.BoolVar(&o.states, "states", false, "dpor: match states (prunes schedules that reach a state explored before; unsound where the state signature misses state, see docs/strategies.md)")
 	fs.StringVar(&o.run, "run", "", "which tests, as in go test -run")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
@@ -233,6 +236,14 @@ func (o *testOptions) validate() error {
 	}
 	if o.depth < 1 {
 		return usagef("--depth must be at least 1, not %d", o.depth)
+	}
+	if o.dfsrb != "" {
+		if o.strategy != "dfsrb" {
+			return usagef("--dfsrb configures --strategy dfsrb, not %s", o.strategy)
+		}
+		if err := strategies.CheckDFSRB(o.dfsrb); err != nil {
+			return usagef("--dfsrb %q: %v", o.dfsrb, err)
+		}
 	}
 	if o.states && o.strategy != "dpor" {
 		return usagef("--states is an option of --strategy dpor, not %s", o.strategy)

@@ -76,6 +76,15 @@ func TestParseOutputFlags(t *testing.T) {
 	}
 }
 
+func TestParseTestDFSRB(t *testing.T) {
+	for _, spec := range []string{"rb3", "portfolio", "L*0.25,cs,ncs,R,1-d/100,1.2,order=random"} {
+		o, err := parseTest([]string{"--strategy", "dfsrb", "--dfsrb", spec, "./p"})
+		if err != nil || o.dfsrb != spec {
+			t.Errorf("--dfsrb %s: %v, %q", spec, err, o.dfsrb)
+		}
+	}
+}
+
 func TestParseTestRunFromGoTestFlags(t *testing.T) {
 	o, err := parseTest([]string{"./p", "--", "-run=TestX"})
 	if err != nil {
@@ -110,6 +119,10 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--strategy", "random", "--target", "x.go:3"}, "--target steers guided search: use --strategy guided"},
 		{[]string{"--strategy", "guided", "--target", "x.go"}, `--target "x.go": want file:line`},
 		{[]string{"--strategy", "guided", "--target", "x.go:"}, `--target "x.go:": want file:line`},
+		{[]string{"--dfsrb", "rb2"}, "--dfsrb configures --strategy dfsrb, not portfolio"},
+		{[]string{"--strategy", "dfsrb", "--dfsrb", "rb12"}, `--dfsrb "rb12": unknown configuration "rb12"`},
+		{[]string{"--strategy", "dfsrb", "--dfsrb", "I,pl,d,luby,0.75"}, "the paper's tuple has 6 elements"},
+		{[]string{"--strategy", "dfsrb", "--dfsrb", "I,pl,d,luby,1-x/3,1.5"}, `ratio "1-x/3"`},
 	}
 	for _, c := range cases {
 		_, err := parseTest(c.args)
