@@ -9,14 +9,16 @@ import (
 // it keeps per key sequence.
 const DefaultBacktrack = 1000
 
-// walkEvery: every walkEvery-th execution of guided search is a random
-// walk. Greedy descents run the goroutine nearest the key until it gets
-// there, which keeps them away from bugs that need the goroutines
-// interleaved anywhere else, and most random schedules show those; the
-// walks keep guided search within about twice random's schedules on
-// such bugs (the thesis's future work: randomization to explore,
-// heuristics to exploit).
-const walkEvery = 2
+// DefaultWalk: by default every DefaultWalk-th execution of guided search
+// is a random walk (Options.Walk). Greedy descents run the goroutine
+// nearest the key until it gets there, which keeps them away from bugs
+// that need the goroutines interleaved anywhere else, and most random
+// schedules show those; the walks keep guided search within about twice
+// random's schedules on such bugs (the thesis's future work:
+// randomization to explore, heuristics to exploit). The thesis itself has
+// no walks: Options.Walk < 0 is guided search as it describes it, every
+// execution a descent (docs/results.md measures both).
+const DefaultWalk = 2
 
 // Guided ("guided") is Rungta's guided search (PhD thesis, BYU 2009,
 // chapters 3 and 4): it drives the test toward the places where a bug
@@ -52,7 +54,7 @@ const walkEvery = 2
 // trial's set is empty it starts a new greedy descent with new
 // tie-breaks.
 //
-// Every other execution is a random walk (walkEvery). Select cases are
+// Every other execution is a random walk (Options.Walk). Select cases are
 // chosen at random. A goroutine that yielded is not chosen until no
 // other can run (it waits for someone else). With no guide, or no
 // sequence the test can reach, guided search is a random walk.
@@ -61,6 +63,8 @@ type Guided struct {
 	loadErr error
 	rng     *savedRand
 	maxBack int
+	// walk: every walk-th execution is a random walk; 0: none.
+	walk int
 
 	// surveyed is set once the first execution, which finds the keys
 	// the test reaches (reach), has ended.
@@ -138,9 +142,15 @@ type hcache struct {
 // NewGuided returns guided search reading the guide o.Guide. A guide that
 // cannot be read makes it a random walk, and Status says why.
 func NewGuided(o Options) *Guided {
-	g := &Guided{rng: newSavedRand(o.Seed), maxBack: DefaultBacktrack}
+	g := &Guided{rng: newSavedRand(o.Seed), maxBack: DefaultBacktrack, walk: DefaultWalk}
 	if o.Backtrack > 0 {
 		g.maxBack = o.Backtrack
+	}
+	switch {
+	case o.Walk > 0:
+		g.walk = o.Walk
+	case o.Walk < 0:
+		g.walk = 0
 	}
 	if o.Guide != "" {
 		g.x, g.loadErr = loadGuide(o.Guide)
@@ -179,7 +189,7 @@ func (g *Guided) NewExecution() bool {
 		g.cur.random = !g.cur.surveying
 		return true
 	}
-	if len(g.trials) == 0 || g.runs%walkEvery == 0 {
+	if len(g.trials) == 0 || g.walk > 0 && g.runs%g.walk == 0 {
 		g.cur.random = true
 		return true
 	}
@@ -406,6 +416,9 @@ func (g *Guided) Status() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d schedules; %d key sequences reachable; deepest %d/%d keys toward %s", g.runs, len(g.trials), deep.best, len(deep.keys), s.What)
 	fmt.Fprintf(&b, "; %d backtrack points", back)
+	if g.walk == 0 {
+		b.WriteString("; no random walks")
+	}
 	if g.diverged > 0 {
 		fmt.Fprintf(&b, "; %d replay divergences", g.diverged)
 	}

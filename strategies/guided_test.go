@@ -295,3 +295,32 @@ func BenchmarkGuidedNext(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions), "ns/decision")
 }
+
+// Options.Walk: by default every other execution is a random walk; with
+// Walk < 0 none is (the thesis's guided search), with Walk n every n-th.
+func TestGuidedWalks(t *testing.T) {
+	p, path := reorderGuide(t, 5)
+	for _, c := range []struct {
+		walk int
+		want string // walk (w) or descent (d) of executions 2..9
+	}{
+		{0, "wdwdwdwd"},
+		{-1, "dddddddd"},
+		{3, "dwddwddw"},
+	} {
+		g := NewGuided(Options{Seed: 1, Guide: path, Walk: c.walk})
+		var got []byte
+		for i := 1; i <= 9 && g.NewExecution(); i++ {
+			if i > 1 {
+				got = append(got, map[bool]byte{true: 'w', false: 'd'}[g.cur.random])
+			}
+			p.run(g, 10000)
+		}
+		if string(got) != c.want {
+			t.Errorf("Walk %d: %s, want %s", c.walk, got, c.want)
+		}
+		if st := g.Status(); strings.Contains(st, "no random walks") != (c.walk < 0) {
+			t.Errorf("Walk %d: status %q", c.walk, st)
+		}
+	}
+}

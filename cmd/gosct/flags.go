@@ -105,8 +105,10 @@ type testOptions struct {
 	// (since.go); strategySet says --strategy was given.
 	since       string
 	strategySet bool
-	// dfsrb is --dfsrb: dfsrb's configuration ("" the default).
+	// dfsrb is --dfsrb: dfsrb's configuration ("" the default); walks
+	// is --walks as strategies.Options.Walk takes it (-1: none).
 	dfsrb string
+	walks int
 
 	packages []string
 	gotest   goTestFlags
@@ -149,6 +151,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.shardBy, "shard-by", "auto", "how --shard divides the work: tests, schedules, or auto (tests when there are at least N test functions)")
 	fs.StringVar(&o.results, "results", "", "write this run's results, progress and traces to DIR/shard-I-of-N, for gosct merge")
 	fs.StringVar(&o.since, "since", "", "check only the change since this git revision (\"auto\": the merge base with the main branch): pairwise incremental checking, and only the tests the change can reach")
+	fs.IntVar(&o.walks, "walks", strategies.DefaultWalk, "guided: every Nth schedule is a random walk (0: none, every schedule guided, as in the thesis)")
 	fs.StringArrayVar(&o.targets, "target", nil, "guided: steer toward this file:line (repeatable); the targets found in the code are sought too")
 	return fs
 }
@@ -168,6 +171,19 @@ func parseTest(args []string) (*testOptions, error) {
 	o.strategySet = fs.Changed("strategy")
 	if o.since != "" && !o.strategySet {
 		o.strategy = "pairwise"
+	}
+	if fs.Changed("walks") {
+		if o.walks < 0 {
+			return nil, usagef("--walks must not be negative, not %d", o.walks)
+		}
+		if !usesGuide(o.strategy) {
+			return nil, usagef("--walks is an option of guided search: use --strategy guided (or the portfolio, of which it is a member)")
+		}
+		if o.walks == 0 {
+			o.walks = -1 // strategies.Options: none, not the default
+		}
+	} else {
+		o.walks = 0
 	}
 	if fs.Changed("bound") && o.bound == 0 {
 		o.bound = -1 // strategies.Options: bound 0, not the default

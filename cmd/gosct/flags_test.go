@@ -85,6 +85,22 @@ func TestParseTestDFSRB(t *testing.T) {
 	}
 }
 
+func TestParseTestWalks(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--strategy", "guided"}, 0},
+		{[]string{"--strategy", "guided", "--walks", "0"}, -1},
+		{[]string{"--walks", "3"}, 3},
+	} {
+		o, err := parseTest(c.args)
+		if err != nil || o.walks != c.want {
+			t.Errorf("%q: walks %d, %v; want %d", c.args, o.walks, err, c.want)
+		}
+	}
+}
+
 func TestParseTestRunFromGoTestFlags(t *testing.T) {
 	o, err := parseTest([]string{"./p", "--", "-run=TestX"})
 	if err != nil {
@@ -119,6 +135,8 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--strategy", "random", "--target", "x.go:3"}, "--target steers guided search: use --strategy guided"},
 		{[]string{"--strategy", "guided", "--target", "x.go"}, `--target "x.go": want file:line`},
 		{[]string{"--strategy", "guided", "--target", "x.go:"}, `--target "x.go:": want file:line`},
+		{[]string{"--walks", "-1"}, "--walks must not be negative"},
+		{[]string{"--strategy", "random", "--walks", "0"}, "--walks is an option of guided search"},
 		{[]string{"--dfsrb", "rb2"}, "--dfsrb configures --strategy dfsrb, not portfolio"},
 		{[]string{"--strategy", "dfsrb", "--dfsrb", "rb12"}, `--dfsrb "rb12": unknown configuration "rb12"`},
 		{[]string{"--strategy", "dfsrb", "--dfsrb", "I,pl,d,luby,0.75"}, "the paper's tuple has 6 elements"},
