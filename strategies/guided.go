@@ -81,13 +81,18 @@ type Guided struct {
 // trial is the search along one key sequence.
 type trial struct {
 	seq  int
+	ks   []int // the sequence's keys (indices in the guide), refined
 	keys []*keyIndex
 	back []backtrack
 	runs int
 	// fresh counts the greedy descents started anew (the first one
-	// included); best is the most keys one execution observed.
-	fresh, best int
+	// included); best is the most keys one execution observed; refined
+	// counts the keys refinement inserted.
+	fresh, best, refined int
 }
+
+// maxRefine bounds the keys refinement inserts in one trial.
+const maxRefine = 4
 
 // deviation is a decision of a replayed schedule that differs from the
 // greedy choice: at goroutine decision Pos, goroutine G; the tie-breaks
@@ -119,7 +124,10 @@ type guidedRun struct {
 	cases  int
 	level  int
 	random bool
-	cache  []hcache // by goroutine id
+	// stuck is the level at which no goroutine could reach the next key
+	// any more, -1 while one can.
+	stuck int
+	cache []hcache // by goroutine id
 	// yielded[id]: goroutine id yielded and has not run since.
 	yielded []bool
 	// pool and tied are Next's scratch space.
@@ -179,8 +187,9 @@ func (g *Guided) NewExecution() bool {
 	if g.runs > 0 && !g.surveyed {
 		g.finishSurvey()
 	}
+	g.settle()
 	g.runs++
-	g.cur = guidedRun{seed: g.rng.Uint64(), cache: g.cur.cache[:0], yielded: g.cur.yielded[:0], pool: g.cur.pool, tied: g.cur.tied}
+	g.cur = guidedRun{seed: g.rng.Uint64(), stuck: -1, cache: g.cur.cache[:0], yielded: g.cur.yielded[:0], pool: g.cur.pool, tied: g.cur.tied}
 	g.cur.tie = g.cur.seed
 	if !g.surveyed {
 		// The first execution surveys which sequences the test can
@@ -274,6 +283,9 @@ func (g *Guided) Next(p *Point) int {
 		if v := val(i); v < best {
 			best = v
 		}
+	}
+	if best == inf && !obs && r.stuck < 0 {
+		r.stuck = r.level
 	}
 	tied := r.tied[:0]
 	for _, i := range pool {
@@ -382,6 +394,53 @@ func (g *Guided) remember(p *Point, t *trial, pos, chosen int) {
 	}
 }
 
+// settle makes the refinement the last execution calls for, if any: a
+// greedy descent (no deviation) lost the next key.
+func (g *Guided) settle() {
+	if r := &g.cur; r.t != nil && r.stuck >= 0 && len(r.devs) == 0 {
+		g.refine(r.t, r.stuck)
+	}
+	g.cur.stuck = -1
+}
+
+// refine is the thesis's refinement (Fig. 2.6) for a descent that got
+// stuck before key level of trial t: no goroutine could reach that key
+// any more (a branch on the way went the other way). One of the key's
+// Before keys, the writes of what the branches leading to it read, is
+// inserted before it, one not in the sequence yet, else one again (a
+// counter may need several writes); only a key the survey found
+// reachable. The trial starts afresh, its backtrack points being for the
+// old sequence.
+func (g *Guided) refine(t *trial, level int) {
+	if t.refined >= maxRefine || level >= len(t.ks) {
+		return
+	}
+	var fresh, again []int
+	for _, b := range g.x.g.Keys[t.ks[level]].Before {
+		if g.reach == nil || !g.reach[b] {
+			continue
+		}
+		if indexOf(t.ks, b) < 0 {
+			fresh = append(fresh, b)
+		} else {
+			again = append(again, b)
+		}
+	}
+	var c int
+	switch {
+	case len(fresh) > 0:
+		c = fresh[0]
+	case len(again) > 0:
+		c = again[t.refined%len(again)]
+	default:
+		return
+	}
+	t.ks = append(t.ks[:level:level], append([]int{c}, t.ks[level:]...)...)
+	t.keys = append(t.keys[:level:level], append([]*keyIndex{g.x.key(c)}, t.keys[level:]...)...)
+	t.refined++
+	t.back, t.best = nil, 0
+}
+
 // mix is splitmix64 of the pair: the tie-breaks of a decision depend
 // only on the seed and the decision's index, so a replayed prefix breaks
 // its ties the same way.
@@ -416,6 +475,13 @@ func (g *Guided) Status() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d schedules; %d key sequences reachable; deepest %d/%d keys toward %s", g.runs, len(g.trials), deep.best, len(deep.keys), s.What)
 	fmt.Fprintf(&b, "; %d backtrack points", back)
+	refined := 0
+	for _, t := range g.trials {
+		refined += t.refined
+	}
+	if refined > 0 {
+		fmt.Fprintf(&b, "; %d keys inserted by refinement", refined)
+	}
 	if g.walk == 0 {
 		b.WriteString("; no random walks")
 	}
