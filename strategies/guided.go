@@ -176,9 +176,12 @@ func init() {
 func (g *Guided) Stateless() bool { return !g.cur.random }
 
 // Locates asks the runtime for positions unless guided search has nothing
-// to steer toward.
+// to steer toward, or the execution is a random walk: a walk needs none,
+// and without them the runtime offers the walk what it offers random
+// scheduling, timers firing early at its choice included (it withholds
+// that choice from a strategy that steers by positions).
 func (g *Guided) Locates() bool {
-	return g.x != nil && len(g.x.g.Seqs) > 0 && (!g.surveyed || len(g.trials) > 0)
+	return g.x != nil && len(g.x.g.Seqs) > 0 && (!g.surveyed || len(g.trials) > 0) && !(g.cur.random && !g.cur.surveying)
 }
 
 // NewExecution prepares the next execution: the next trial's best

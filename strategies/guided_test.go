@@ -322,6 +322,9 @@ func TestGuidedWalks(t *testing.T) {
 		for i := 1; i <= 9 && g.NewExecution(); i++ {
 			if i > 1 {
 				got = append(got, map[bool]byte{true: 'w', false: 'd'}[g.cur.random])
+				if g.Locates() == g.cur.random {
+					t.Errorf("Walk %d, execution %d: walk %v, asks for positions %v", c.walk, i, g.cur.random, g.Locates())
+				}
 			}
 			p.run(g, 10000)
 		}
