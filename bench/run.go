@@ -219,7 +219,7 @@ func (c *Config) runSeed(ctx context.Context, tmp string, bin *binary, p *Progra
 	defer os.RemoveAll(traces)
 	cfg := wire.Config{
 		Mode: "explore", Package: bin.importPath, Strategy: s.Strategy, Seed: seed,
-		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth, States: s.States,
+		Schedules: c.Schedules, BudgetNS: int64(c.Budget), Depth: s.Depth, States: s.States, DFSRB: s.DFSRB, Walk: s.Walk,
 		KeepGoing: s.CountBuggy, Races: c.races(p), TraceDir: traces, MinimizeNS: int64(c.Minimize),
 		TimerEarly: c.TimerEarly, StepCost: c.StepCost, LeakGrace: c.LeakGrace,
 	}

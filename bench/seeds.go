@@ -228,8 +228,48 @@ func (rep *SeedReport) Markdown(w io.Writer) {
 		}
 	}
 	if len(rep.Strategies) >= 2 {
+		rep.totals(w)
 		rep.versus(w, rep.Strategies[0], rep.Strategies[1])
 	}
+}
+
+// totals writes the strategies side by side over every buggy program: on
+// how many some seed found the bug, and every seed; how many runs found
+// it; the geometric mean of the medians (a median above the limit counted
+// as the limit).
+func (rep *SeedReport) totals(w io.Writer) {
+	var rows [][]string
+	for _, s := range rep.Strategies {
+		some, every, progs, runs, found := 0, 0, 0, 0, 0
+		logSum := 0.0
+		for _, r := range rep.Rows {
+			if r.Fixed {
+				continue
+			}
+			st := stats(r.First[s])
+			progs++
+			runs += st.n
+			found += st.found
+			if st.found > 0 {
+				some++
+			}
+			if st.found == st.n && st.n > 0 {
+				every++
+			}
+			m := st.median
+			if st.censored || m > float64(rep.Schedules) {
+				m = float64(rep.Schedules)
+			}
+			logSum += math.Log(max(m, 1))
+		}
+		if progs == 0 {
+			return
+		}
+		rows = append(rows, []string{s, fmt.Sprintf("%d / %d", some, progs), fmt.Sprintf("%d / %d", every, progs),
+			fmt.Sprintf("%d / %d", found, runs), trimFloat(math.Round(10*math.Exp(logSum/float64(progs)))/10)})
+	}
+	fmt.Fprintf(w, "All the buggy programs (a median above the limit counted as the limit):\n\n")
+	table(w, []string{"strategy", "found by some seed", "by every seed", "runs that found it", "geometric mean of the medians"}, rows)
 }
 
 // versus compares strategy a with b on every buggy program:

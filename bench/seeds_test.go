@@ -72,3 +72,19 @@ func TestShellJoin(t *testing.T) {
 		t.Errorf("withFlag: %s", w)
 	}
 }
+
+func TestSeedTotals(t *testing.T) {
+	rep := &SeedReport{Schedules: 100, Strategies: []string{"a", "b"}, Rows: []*SeedRow{
+		{Program: "p1", First: map[string][]int{"a": {2, 2, 2}, "b": {4, 0, 4}}},
+		{Program: "p2", First: map[string][]int{"a": {8, 8, 8}, "b": {0, 0, 0}}},
+		{Program: "f", Fixed: true, First: map[string][]int{"a": {0}, "b": {0}}},
+	}}
+	var b strings.Builder
+	rep.totals(&b)
+	s := b.String()
+	for _, want := range []string{"| a | 2 / 2 | 2 / 2 | 6 / 6 | 4 |", "| b | 1 / 2 | 0 / 2 | 2 / 6 | 20 |"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("missing %q in %q", want, s)
+		}
+	}
+}

@@ -29,6 +29,12 @@ type Strategy struct {
 	// steers by it, and the portfolio then has guided search as a member
 	// ("portfolio-unguided" is the portfolio without it).
 	Guide bool
+	// DFSRB is dfsrb's configuration ("dfsrb-rb3": rb3, the paper's
+	// Table 4; "dfsrb-portfolio": its portfolio).
+	DFSRB string
+	// Walk is guided search's Options.Walk ("guided-nowalk": -1, every
+	// execution a descent, as in the thesis).
+	Walk int
 }
 
 // paperColumns are the columns of the techniques of the SCTBench paper, in
@@ -53,7 +59,9 @@ func DefaultStrategies() []string {
 
 // ParseStrategy turns a column name into a Strategy: the name of a
 // registered strategy, "pctD" for PCT with depth D ("pct" is PCT with
-// the default depth, column pct3), or "dpor-states" for dpor --states.
+// the default depth, column pct3), "dpor-states" for dpor --states,
+// "dfsrb-NAME" for dfsrb --dfsrb NAME (rb1..rb10, portfolio),
+// "guided-nowalk" for guided --walks 0, or "portfolio-unguided".
 func ParseStrategy(name string) (Strategy, error) {
 	if name == "dpor-states" {
 		// dpor matching states (--states): a column of its own.
@@ -62,6 +70,16 @@ func ParseStrategy(name string) (Strategy, error) {
 	base, depth := name, 0
 	if d, err := strconv.Atoi(strings.TrimPrefix(name, "pct")); strings.HasPrefix(name, "pct") && err == nil && d >= 1 && "pct"+strconv.Itoa(d) == name {
 		base, depth = "pct", d
+	}
+	if spec, ok := strings.CutPrefix(name, "dfsrb-"); ok {
+		if err := strategies.CheckDFSRB(spec); err != nil || strings.ContainsAny(spec, ",=") {
+			return Strategy{}, fmt.Errorf("unknown strategy %q: dfsrb-NAME wants a named configuration (rb1 to rb%d, portfolio)", name, len(strategies.DFSRBPresets))
+		}
+		return Strategy{Name: name, Strategy: "dfsrb", DFSRB: spec}, nil
+	}
+	if name == "guided-nowalk" {
+		// Guided search without its random walks: the thesis's.
+		return Strategy{Name: name, Strategy: "guided", Guide: true, Walk: -1}, nil
 	}
 	if name == "portfolio-unguided" {
 		// The portfolio without the guide, hence without guided

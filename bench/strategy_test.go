@@ -22,7 +22,20 @@ func TestParseStrategies(t *testing.T) {
 	if s := st[3]; s.Strategy != "dfs" || s.CountBuggy {
 		t.Errorf("dfs = %+v", s)
 	}
-	for _, bad := range []string{"", "pct0", "pct1x", "bfs"} {
+	st, err = ParseStrategies("dfsrb-rb3,dfsrb-portfolio,guided-nowalk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := st[0]; s.Strategy != "dfsrb" || s.DFSRB != "rb3" || s.Name != "dfsrb-rb3" {
+		t.Errorf("dfsrb-rb3 = %+v", s)
+	}
+	if s := st[1]; s.Strategy != "dfsrb" || s.DFSRB != "portfolio" {
+		t.Errorf("dfsrb-portfolio = %+v", s)
+	}
+	if s := st[2]; s.Strategy != "guided" || s.Walk != -1 || !s.Guide {
+		t.Errorf("guided-nowalk = %+v", s)
+	}
+	for _, bad := range []string{"", "pct0", "pct1x", "bfs", "dfsrb-rb11", "dfsrb-", "dfsrb-20=pl"} {
 		if _, err := ParseStrategies(bad); err == nil {
 			t.Errorf("ParseStrategies(%q) succeeded", bad)
 		}

@@ -144,7 +144,7 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 		if c.Strategy == "" {
 			c.Strategy = strategies.DefaultStrategy // named in events and traces
 		}
-		s, err := strategies.New(c.Strategy, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth, Guide: c.Guide, States: c.States, Fragments: c.Fragments})
+		s, err := strategies.New(c.Strategy, strategies.Options{Seed: c.Seed, Bound: c.Bound, Depth: c.Depth, Guide: c.Guide, States: c.States, Fragments: c.Fragments, DFSRB: c.DFSRB, Walk: c.Walk})
 		if err != nil {
 			return nil, err
 		}

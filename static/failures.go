@@ -4,6 +4,10 @@ package static
 // a panic is reached through branches; the shared state those branches
 // read, and the writes of it in other functions, make the key sequences
 // (the thesis's chapter 2: a controlling branch, a reaching definition).
+// The branches are those of the call chains to the target (the thesis's
+// Eq. 2.1): in its function and in the callers, up to maxChain calls up;
+// what they read is followed through parameters to the arguments of the
+// calls, and through calls to the values their callees return.
 
 import (
 	"go/token"
@@ -58,6 +62,21 @@ func (f *finder) failures() {
 // thesis's abstraction: a controlling branch and a reaching definition of
 // what it reads); or tk alone when there is none.
 func (f *finder) withWrites(kind, what string, instrs []ssa.Instruction, tk *Key) {
+	defs := f.defsFor(instrs)
+	tk.addBefore(defs)
+	if len(defs) == 0 {
+		f.add(kind, what, tk)
+		return
+	}
+	for _, d := range defs {
+		f.add(kind, what+" after the write at "+d.String(), d, tk)
+	}
+}
+
+// defsFor lists the keys of the writes, in other functions, of the shared
+// state the branches leading to instrs read: what may have to happen
+// before instrs for them to run (at most maxDefs).
+func (f *finder) defsFor(instrs []ssa.Instruction) []*Key {
 	var defs []*Key
 	have := map[*Key]bool{}
 	for _, loc := range f.guardReads(instrs) {
@@ -75,12 +94,19 @@ func (f *finder) withWrites(kind, what string, instrs []ssa.Instruction, tk *Key
 			}
 		}
 	}
-	if len(defs) == 0 {
-		f.add(kind, what, tk)
-		return
-	}
-	for _, d := range defs {
-		f.add(kind, what+" after the write at "+d.String(), d, tk)
+	return defs
+}
+
+// addBefore adds ks to k.Before, once each.
+func (k *Key) addBefore(ks []*Key) {
+	for _, b := range ks {
+		dup := b == k
+		for _, x := range k.Before {
+			dup = dup || x == b
+		}
+		if !dup {
+			k.Before = append(k.Before, b)
+		}
 	}
 }
 
@@ -93,9 +119,13 @@ func sameFunc(d ssa.Instruction, instrs []ssa.Instruction) bool {
 	return false
 }
 
+// maxChain bounds the calls guardReads climbs from a target.
+const maxChain = 4
+
 // guardReads lists the shared locations read by the conditions of the
-// branches that dominate instrs, in their function and, one level up, at
-// the calls of it.
+// branches that dominate instrs in their function, and those that
+// dominate the calls of it, and of its callers, up to maxChain calls up
+// (the call chains from a goroutine's start to the target).
 func (f *finder) guardReads(instrs []ssa.Instruction) []string {
 	var out []string
 	have := map[string]bool{}
@@ -117,8 +147,20 @@ func (f *finder) guardReads(instrs []ssa.Instruction) []string {
 	}
 	for _, instr := range instrs {
 		addFrom(instr)
-		for _, c := range f.callers[instr.Parent()] {
-			addFrom(c)
+		seen := map[*ssa.Function]bool{instr.Parent(): true}
+		level := []*ssa.Function{instr.Parent()}
+		for up := 0; up < maxChain && len(level) > 0; up++ {
+			var next []*ssa.Function
+			for _, fn := range level {
+				for _, c := range f.callers[fn] {
+					addFrom(c)
+					if g := c.Parent(); !seen[g] {
+						seen[g] = true
+						next = append(next, g)
+					}
+				}
+			}
+			level = next
 		}
 	}
 	sort.Strings(out)
@@ -146,7 +188,16 @@ func (f *finder) reads(v ssa.Value, depth int, seen map[ssa.Value]bool) []string
 			if l := f.loc(v.X); l != "" {
 				return []string{l}
 			}
-			return nil
+			if a, ok := v.X.(*ssa.Alloc); ok && a.Referrers() != nil {
+				// A local (a result slot of a function with
+				// defers): what is stored there.
+				for _, r := range *a.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+						rec(st.Val)
+					}
+				}
+			}
+			return out
 		}
 		rec(v.X)
 	case *ssa.BinOp:
@@ -162,9 +213,18 @@ func (f *finder) reads(v ssa.Value, depth int, seen map[ssa.Value]bool) []string
 	case *ssa.Index:
 		rec(v.X)
 	case *ssa.Extract:
-		rec(v.Tuple)
+		if c, ok := v.Tuple.(*ssa.Call); ok && f.returns(c) {
+			rec(f.results(c, v.Index)...)
+		} else {
+			rec(v.Tuple)
+		}
 	case *ssa.Lookup:
 		rec(v.X)
+	case *ssa.Parameter:
+		// Through the call chain: the arguments of the calls.
+		rec(f.arguments(v)...)
+	case *ssa.FreeVar:
+		rec(f.bindings(v)...)
 	case *ssa.Call:
 		c := v.Common()
 		if b, ok := c.Value.(*ssa.Builtin); ok {
@@ -173,12 +233,81 @@ func (f *finder) reads(v ssa.Value, depth int, seen map[ssa.Value]bool) []string
 			}
 			return out
 		}
+		if f.returns(v) {
+			rec(f.results(v, 0)...)
+		}
 		if fn := c.StaticCallee(); fn != nil {
 			if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil && obj.Pkg().Path() == "sync/atomic" && strings.HasPrefix(obj.Name(), "Load") && len(c.Args) > 0 {
 				if l := f.loc(c.Args[0]); l != "" {
 					out = append(out, l)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// returns reports whether the callees of a call have bodies to look into.
+func (f *finder) returns(c *ssa.Call) bool { return len(f.p.Callees(c)) > 0 }
+
+// results lists the values the callees of c return at result index i.
+func (f *finder) results(c *ssa.Call, i int) []ssa.Value {
+	var out []ssa.Value
+	for _, g := range f.p.Callees(c) {
+		for _, b := range g.Blocks {
+			if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(r.Results) {
+				out = append(out, r.Results[i])
+			}
+		}
+	}
+	return out
+}
+
+// arguments lists the values passed for parameter v at the calls of its
+// function (a method's receiver included; an interface call passes it as
+// its receiver value).
+func (f *finder) arguments(v *ssa.Parameter) []ssa.Value {
+	fn := v.Parent()
+	i := -1
+	for k, p := range fn.Params {
+		if p == v {
+			i = k
+		}
+	}
+	if i < 0 {
+		return nil
+	}
+	var out []ssa.Value
+	for _, c := range f.callers[fn] {
+		cc := c.Common()
+		switch {
+		case cc.IsInvoke() && i == 0:
+			out = append(out, cc.Value)
+		case cc.IsInvoke():
+			if i-1 < len(cc.Args) {
+				out = append(out, cc.Args[i-1])
+			}
+		case i < len(cc.Args):
+			out = append(out, cc.Args[i])
+		}
+	}
+	return out
+}
+
+// bindings lists the values a closure's free variable v is bound to where
+// the closure is made.
+func (f *finder) bindings(v *ssa.FreeVar) []ssa.Value {
+	fn := v.Parent()
+	i := -1
+	for k, fv := range fn.FreeVars {
+		if fv == v {
+			i = k
+		}
+	}
+	var out []ssa.Value
+	for _, mc := range f.closures[fn] {
+		if i >= 0 && i < len(mc.Bindings) {
+			out = append(out, mc.Bindings[i])
 		}
 	}
 	return out

@@ -19,7 +19,7 @@ import (
 
 // version changes whenever the analysis does: a cached guide of another
 // version is not used.
-const version = "guide-1"
+const version = "guide-2"
 
 // Guide computes the table guided search steers by: the lines of the
 // analyzed functions with their costs to their function's end, the key
@@ -43,18 +43,32 @@ func (p *Program) Guide(seqs []Seq) *strategies.Guide {
 		nodeOf[instr] = int32(n)
 	}
 	keyIx := map[*Key]int{}
+	var keys []*Key // by index in out.Keys
+	index := func(k *Key) int {
+		ix, ok := keyIx[k]
+		if !ok {
+			ix = len(out.Keys)
+			keyIx[k] = ix
+			keys = append(keys, k)
+			out.Keys = append(out.Keys, g.guideKey(k, nodeOf))
+		}
+		return ix
+	}
 	for _, s := range seqs {
 		gs := strategies.GuideSeq{Kind: s.Kind, What: s.What}
 		for _, k := range s.Keys {
-			ix, ok := keyIx[k]
-			if !ok {
-				ix = len(out.Keys)
-				keyIx[k] = ix
-				out.Keys = append(out.Keys, g.guideKey(k, nodeOf))
-			}
-			gs.Keys = append(gs.Keys, ix)
+			gs.Keys = append(gs.Keys, index(k))
 		}
 		out.Seqs = append(out.Seqs, gs)
+	}
+	// The keys a refinement may insert (Key.Before), with distances of
+	// their own.
+	for i := 0; i < len(out.Keys); i++ {
+		var before []int
+		for _, b := range keys[i].Before {
+			before = append(before, index(b))
+		}
+		out.Keys[i].Before = before
 	}
 	return out
 }

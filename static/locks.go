@@ -10,12 +10,14 @@ import (
 
 // Lock-order deadlocks: for every lock A held (on all paths) where a lock
 // B is taken, in the same function or in a function it calls, the order
-// A before B. Two orders A before B and B before A give the thesis's
-// four-location sequence: a goroutine takes A, another takes B, the first
-// then waits for B and the second for A. Taking a held mutex again gives
-// a two-location sequence. Locks are identified by the field or variable
-// they are (or point to): locks whose identity is not known this way are
-// left out.
+// A before B: the edges of the lock graph. Two orders A before B and B
+// before A give the thesis's four-location sequence: a goroutine takes A,
+// another takes B, the first then waits for B and the second for A. A
+// cycle of three locks in the graph (A before B, B before C, C before A)
+// gives six: three goroutines each take their first lock, then each waits
+// for the next one's. Taking a held mutex again gives a two-location
+// sequence. Locks are identified by the field or variable they are (or
+// point to): locks whose identity is not known this way are left out.
 
 // acquire is one lock acquisition.
 type acquire struct {
@@ -98,6 +100,7 @@ func (f *finder) locks() {
 			}
 		}
 	}
+	f.lockCycles3(orders)
 	for i, o1 := range orders {
 		if o1.a.lock == o1.b.lock {
 			switch {
@@ -117,6 +120,45 @@ func (f *finder) locks() {
 			if o2.a.lock == o1.b.lock && o2.b.lock == o1.a.lock && (o1.b.write || o2.b.write) {
 				f.add("deadlock", "lock order "+f.lineOf(o1.a.at)+"→"+f.lineOf(o1.b.at)+" against "+f.lineOf(o2.a.at)+"→"+f.lineOf(o2.b.at),
 					f.lockKey(o1.a), f.lockKey(o2.a), f.lockKey(o1.b), f.lockKey(o2.b))
+			}
+		}
+	}
+}
+
+// maxCycles3 caps the three-lock cycles of a program.
+const maxCycles3 = 16
+
+// lockCycles3 adds the sequences of the cycles of three locks of the lock
+// graph, each once (from its least lock).
+func (f *finder) lockCycles3(orders []order) {
+	from := map[string][]order{}
+	for _, o := range orders {
+		if o.a.lock != o.b.lock {
+			from[o.a.lock] = append(from[o.a.lock], o)
+		}
+	}
+	// x's goroutine, holding x.a, waits for x.b, which y's holds: it
+	// blocks unless both are read locks.
+	blocks := func(x, y order) bool { return x.b.write || y.a.write }
+	n := 0
+	for _, o1 := range orders {
+		if o1.a.lock == o1.b.lock {
+			continue
+		}
+		for _, o2 := range from[o1.b.lock] {
+			if o2.b.lock == o1.a.lock || o2.a.lock < o1.a.lock {
+				continue
+			}
+			for _, o3 := range from[o2.b.lock] {
+				if o3.b.lock != o1.a.lock || o3.a.lock < o1.a.lock || n >= maxCycles3 {
+					continue
+				}
+				if !blocks(o1, o2) || !blocks(o2, o3) || !blocks(o3, o1) {
+					continue
+				}
+				n++
+				f.add("deadlock", "lock order "+f.lineOf(o1.a.at)+"→"+f.lineOf(o1.b.at)+", "+f.lineOf(o2.a.at)+"→"+f.lineOf(o2.b.at)+", "+f.lineOf(o3.a.at)+"→"+f.lineOf(o3.b.at),
+					f.lockKey(o1.a), f.lockKey(o2.a), f.lockKey(o3.a), f.lockKey(o1.b), f.lockKey(o2.b), f.lockKey(o3.b))
 			}
 		}
 	}

@@ -354,3 +354,72 @@ func TestRaceTargets(t *testing.T) {
 		}
 	}
 }
+
+// A failure reached through a chain of calls, whose branch reads only
+// parameters: the writes come from following them to the arguments of
+// the calls, and those to what the callee the consumer called returns
+// (the thesis's call chains, Eq. 2.1). The failure key lists them as the
+// keys a refinement may insert before it.
+func TestCallChainSequences(t *testing.T) {
+	g := guideOf(t, "callchain")
+	for _, want := range []string{
+		"failure: callchain.go:19 callchain.go:43",
+		"failure: callchain.go:22 callchain.go:43",
+	} {
+		if !hasSeq(g, want) {
+			t.Errorf("no sequence %q in %v", want, seqs(g))
+		}
+	}
+	for _, k := range g.Keys {
+		if k.Pos != "callchain.go:43" {
+			continue
+		}
+		var before []string
+		for _, b := range k.Before {
+			before = append(before, g.Keys[b].Pos)
+		}
+		if strings.Join(before, " ") != "callchain.go:19 callchain.go:22" {
+			t.Errorf("keys before the failure: %v", before)
+		}
+	}
+}
+
+// A cycle of three locks in the lock graph (one edge through a call) is a
+// six-key sequence: the three first locks, then the three second ones.
+func TestLockCycle3(t *testing.T) {
+	g := guideOf(t, "lockcycle")
+	if want := "deadlock: lockcycle.go:19 lockcycle.go:25 lockcycle.go:33 lockcycle.go:13 lockcycle.go:26 lockcycle.go:34"; !hasSeq(g, want) {
+		t.Errorf("no sequence %q in %v", want, seqs(g))
+	}
+	n := 0
+	for _, s := range g.Seqs {
+		if s.Kind == "deadlock" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d deadlock sequences, want the cycle once: %v", n, seqs(g))
+	}
+}
+
+// Channels handed to functions and captured by closures keep their
+// identity: the sends and closes of jobs are related, those of results to
+// nothing (it is never closed), whatever their element types.
+func TestChannelFlow(t *testing.T) {
+	g := guideOf(t, "chanflow")
+	for _, want := range []string{
+		"send: chanflow.go:10 chanflow.go:6",
+		"send: chanflow.go:21 chanflow.go:6",
+		"close: chanflow.go:10 chanflow.go:21",
+		"close: chanflow.go:21 chanflow.go:10",
+	} {
+		if !hasSeq(g, want) {
+			t.Errorf("no sequence %q in %v", want, seqs(g))
+		}
+	}
+	for _, s := range seqs(g) {
+		if strings.Contains(s, "chanflow.go:18") {
+			t.Errorf("sequence %q: results is never closed", s)
+		}
+	}
+}

@@ -20,6 +20,11 @@ type Key struct {
 	// any operation on the line will do (a --target line).
 	Op     string
 	Instrs []ssa.Instruction
+	// Before are keys that may have to come before this one: the writes
+	// of the shared state the branches leading to it read. Guided
+	// search inserts one before it in a key sequence when a descent
+	// toward it is stuck (the thesis's refinement).
+	Before []*Key
 }
 
 // String is "file.go:41".
@@ -84,6 +89,8 @@ type finder struct {
 	defs map[string][]ssa.Instruction
 	// callers are the call sites of each function.
 	callers map[*ssa.Function][]ssa.CallInstruction
+	// closures are the places each anonymous function is made.
+	closures map[*ssa.Function][]*ssa.MakeClosure
 }
 
 // Sequences finds the key sequences of the program's possible bugs.
@@ -147,6 +154,7 @@ func (f *finder) each(fn func(instr ssa.Instruction, l Line)) {
 func (f *finder) index() {
 	f.defs = map[string][]ssa.Instruction{}
 	f.callers = map[*ssa.Function][]ssa.CallInstruction{}
+	f.closures = map[*ssa.Function][]*ssa.MakeClosure{}
 	f.each(func(instr ssa.Instruction, _ Line) {
 		for _, loc := range f.writes(instr) {
 			f.defs[loc] = append(f.defs[loc], instr)
@@ -157,6 +165,18 @@ func (f *finder) index() {
 			}
 		}
 	})
+	// Closures have no line of their own (LineOf): every one counts.
+	for _, fn := range f.p.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if g, ok := mc.Fn.(*ssa.Function); ok {
+						f.closures[g] = append(f.closures[g], mc)
+					}
+				}
+			}
+		}
+	}
 }
 
 // key returns the key of instr (merging the instructions of one position

@@ -30,6 +30,10 @@ type DFSRBConfig struct {
 	// the iterative form "I", one search per value in turn, each with
 	// Budget executions.
 	Thresholds []int
+	// LFactor, when set, is thb's third form L*f instead: the threshold
+	// is f times the depth L of the first path, which the first
+	// execution explores to its end with nothing pruned.
+	LFactor float64
 	// Switches is thm = "cs": depth counts context switches instead of
 	// branching points (thm = "pl").
 	Switches bool
@@ -93,6 +97,8 @@ type rbFrame struct {
 type DFSRB struct {
 	cfg DFSRBConfig
 	rng *savedRand
+	// specErr: the configuration asked for did not parse.
+	specErr error
 
 	stack  []rbFrame
 	pos    int
@@ -107,20 +113,40 @@ type DFSRB struct {
 	jumpLen   int // cur_jump_len
 	runs      int
 	cycles    int
-	scratch   []int
-	diverged  int // replayed points that offered other choices (not saved)
+	// diverged counts the points where the program did not replay.
+	diverged int
+	scratch  []int
 }
 
-// NewDFSRB returns DFS-RB with the default configuration, seeded from
-// o.Seed.
-func NewDFSRB(o Options) *DFSRB { return NewDFSRBConfig(o, DefaultDFSRB) }
+// NewDFSRB returns DFS-RB with the configuration o.DFSRB (ParseDFSRB;
+// DefaultDFSRB when empty), seeded from o.Seed. A spec that does not
+// parse (the command checks it first) leaves the default, and Status
+// says why.
+func NewDFSRB(o Options) *DFSRB {
+	if o.DFSRB == "" {
+		return NewDFSRBConfig(o, DefaultDFSRB)
+	}
+	c, err := ParseDFSRB(o.DFSRB)
+	if err != nil {
+		s := NewDFSRBConfig(o, DefaultDFSRB)
+		s.specErr = fmt.Errorf("dfsrb configuration %q: %v", o.DFSRB, err)
+		return s
+	}
+	return NewDFSRBConfig(o, c)
+}
 
-// NewDFSRBConfig returns DFS-RB with configuration c. Empty Thresholds,
-// Jump, Ratio and a zero Budget take DefaultDFSRB's values; a zero
-// SwitchCoef means 1 (rtc disabled).
+// NewDFSRBConfig returns DFS-RB with configuration c. Empty Thresholds
+// (without LFactor), Jump, Ratio and a zero Budget take DefaultDFSRB's
+// values; a zero SwitchCoef means 1 (rtc disabled).
 func NewDFSRBConfig(o Options, c DFSRBConfig) *DFSRB {
+	return &DFSRB{cfg: c.withDefaults(), rng: newSavedRand(o.Seed)}
+}
+
+func (c DFSRBConfig) withDefaults() DFSRBConfig {
 	d := DefaultDFSRB
-	if len(c.Thresholds) == 0 {
+	if c.LFactor > 0 {
+		c.Thresholds = []int{0} // set from the first path
+	} else if len(c.Thresholds) == 0 {
 		c.Thresholds = d.Thresholds
 	}
 	if c.Jump == "" {
@@ -135,11 +161,16 @@ func NewDFSRBConfig(o Options, c DFSRBConfig) *DFSRB {
 	if c.Budget <= 0 {
 		c.Budget = d.Budget
 	}
-	return &DFSRB{cfg: c, rng: newSavedRand(o.Seed)}
+	return c
 }
 
 func init() {
-	register(Info{Name: "dfsrb", Summary: "DFS with randomized early backtracking", Systematic: true, New: func(o Options) Strategy { return NewDFSRB(o) }})
+	register(Info{Name: "dfsrb", Summary: "DFS with randomized early backtracking (--dfsrb: its configuration)", Systematic: true, New: func(o Options) Strategy {
+		if IsDFSRBPortfolio(o.DFSRB) {
+			return NewDFSRBPortfolio(o)
+		}
+		return NewDFSRB(o)
+	}})
 }
 
 func (s *DFSRB) last(path []rbFrame) rbFrame {
@@ -158,6 +189,11 @@ func (s *DFSRB) depth(path []rbFrame) int {
 
 func (s *DFSRB) threshold(path []rbFrame) int {
 	v := s.cfg.Thresholds[s.iter]
+	if v == 0 {
+		// L*f before the first path has been explored: nothing is
+		// pruned on it.
+		return math.MaxInt
+	}
 	if s.cfg.NCS {
 		v -= s.last(path).stays
 	}
@@ -254,9 +290,14 @@ func (s *DFSRB) NewExecution() bool {
 		return true
 	}
 	s.iterRuns++
+	if s.cfg.LFactor > 0 && s.cfg.Thresholds[0] == 0 {
+		// The first path: its depth L sets the threshold.
+		s.cfg.Thresholds[0] = max(1, int(math.Round(s.cfg.LFactor*float64(s.depth(s.stack)))))
+	}
 	if !s.pruned && s.pos < len(s.stack) {
 		// The execution ended before replaying the whole prefix: the
 		// program did not replay; the levels it did not reach are stale.
+		s.diverged++
 		s.stack = s.stack[:s.pos]
 	}
 	if s.iterRuns >= s.cfg.Budget<<s.shift() {
@@ -420,17 +461,27 @@ func (s *DFSRB) Stateless() bool { return true }
 // anything, which makes it a complete DFS.
 func (s *DFSRB) Exhausted() bool { return s.done }
 
-// Status describes where the search is.
+// Status describes the configuration and where the search is.
 func (s *DFSRB) Status() string {
-	if s.done {
-		st := fmt.Sprintf("exhausted: %d schedules (nothing pruned at threshold %d)", s.runs, s.cfg.Thresholds[s.iter])
-		if s.diverged > 0 {
-			st = NotAProof(st, fmt.Sprintf("%d replay divergences: the program is not deterministic under gosct", s.diverged))
-		}
-		return st
+	var st string
+	th := s.cfg.Thresholds[s.iter]
+	switch {
+	case s.done:
+		st = fmt.Sprintf("exhausted: %d schedules (nothing pruned at threshold %d)", s.runs, th)
+	case th == 0:
+		st = fmt.Sprintf("first path (its depth sets the threshold): %d schedules", s.runs)
+	default:
+		st = fmt.Sprintf("threshold %d (%d of %d, cycle %d): %d schedules, %d early backtracks in this iteration",
+			th, s.iter+1, len(s.cfg.Thresholds), s.cycles+1, s.runs, s.iterPrune)
 	}
-	return fmt.Sprintf("threshold %d (%d of %d, cycle %d): %d schedules, %d early backtracks in this iteration",
-		s.cfg.Thresholds[s.iter], s.iter+1, len(s.cfg.Thresholds), s.cycles+1, s.runs, s.iterPrune)
+	st += "; " + s.cfg.String()
+	if s.specErr != nil {
+		st += " (" + s.specErr.Error() + ": the default instead)"
+	}
+	if s.diverged > 0 {
+		st = NotAProof(st, fmt.Sprintf("%d replay divergences: the program is not deterministic under gosct", s.diverged))
+	}
+	return st
 }
 
 // savedFrame is an rbFrame in a saved DFS-RB state.
@@ -463,6 +514,10 @@ type savedDFSRB struct {
 	JumpLen    int          `json:"jump_len"`
 	Runs       int          `json:"runs"`
 	Cycles     int          `json:"cycles"`
+	Diverged   int          `json:"diverged,omitempty"`
+	// Config is the configuration (DFSRBConfig.String); a state saved
+	// under another one is refused.
+	Config string `json:"config,omitempty"`
 }
 
 // Save writes the search state (the frontier, the iteration, the random
@@ -472,7 +527,7 @@ func (s *DFSRB) Save(w io.Writer) error {
 		Format: stateFormat, Strategy: "dfsrb", Thresholds: s.cfg.Thresholds, Rand: s.rng.state(),
 		Pos: s.pos, Pruned: s.pruned, Begun: s.begun, Done: s.done, Iter: s.iter, IterRuns: s.iterRuns,
 		IterPrune: s.iterPrune, Jumps: s.jumps, JumpLen: s.jumpLen, Runs: s.runs, Cycles: s.cycles,
-		Stack: make([]savedFrame, len(s.stack)),
+		Diverged: s.diverged, Config: s.configID(), Stack: make([]savedFrame, len(s.stack)),
 	}
 	for i, f := range s.stack {
 		v.Stack[i] = savedFrame{Rank: f.rank, N: f.n, CurRank: f.curRank, Shuffle: f.shuffle,
@@ -486,6 +541,13 @@ func (s *DFSRB) Load(r io.Reader) error {
 	var v savedDFSRB
 	if err := decodeSaved(r, "dfsrb", &v, &v.Format, &v.Strategy); err != nil {
 		return err
+	}
+	if v.Config != "" && v.Config != s.configID() {
+		return fmt.Errorf("saved dfsrb state has configuration %s, not %s", v.Config, s.configID())
+	}
+	if s.cfg.LFactor > 0 && len(v.Thresholds) == 1 {
+		// The threshold L*f was set by the saved search's first path.
+		s.cfg.Thresholds[0] = v.Thresholds[0]
 	}
 	if fmt.Sprint(v.Thresholds) != fmt.Sprint(s.cfg.Thresholds) {
 		return fmt.Errorf("saved dfsrb state has thresholds %v, not %v", v.Thresholds, s.cfg.Thresholds)
@@ -506,6 +568,16 @@ func (s *DFSRB) Load(r io.Reader) error {
 	}
 	s.stack, s.pos, s.pruned, s.begun, s.done = stack, v.Pos, v.Pruned, v.Begun, v.Done
 	s.iter, s.iterRuns, s.iterPrune, s.jumps, s.jumpLen = v.Iter, v.IterRuns, v.IterPrune, v.Jumps, v.JumpLen
-	s.runs, s.cycles = v.Runs, v.Cycles
+	s.runs, s.cycles, s.diverged = v.Runs, v.Cycles, v.Diverged
 	return nil
+}
+
+// configID is the configuration as saved states name it: the tuple and
+// the options, without the threshold L*f sets from the first path.
+func (s *DFSRB) configID() string {
+	c := s.cfg
+	if c.LFactor > 0 {
+		c.Thresholds = nil
+	}
+	return c.String()
 }

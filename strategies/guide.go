@@ -71,6 +71,12 @@ type GuideKey struct {
 	// the line's index in Guide.Lines and its park, after and start
 	// distances (-1: cannot reach).
 	Dist []int32 `json:"dist"`
+	// Before lists keys (indices in Guide.Keys) that may have to come
+	// before this one: writes of the shared state the branches leading
+	// to it read. When a descent toward this key is stuck, guided search
+	// inserts one of them before it in the sequence (the thesis's
+	// refinement).
+	Before []int `json:"before,omitempty"`
 }
 
 // A GuideSeq is a sequence of key locations that leads to one possible
@@ -136,6 +142,11 @@ func (g *Guide) check() error {
 		for j := 0; j < len(k.Dist); j += 4 {
 			if l := k.Dist[j]; l < 0 || int(l) >= len(g.Lines) {
 				return fmt.Errorf("key %d: bad line %d", i, l)
+			}
+		}
+		for _, b := range k.Before {
+			if b < 0 || b >= len(g.Keys) {
+				return fmt.Errorf("key %d: bad key %d before it", i, b)
 			}
 		}
 	}

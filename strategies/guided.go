@@ -9,14 +9,16 @@ import (
 // it keeps per key sequence.
 const DefaultBacktrack = 1000
 
-// walkEvery: every walkEvery-th execution of guided search is a random
-// walk. Greedy descents run the goroutine nearest the key until it gets
-// there, which keeps them away from bugs that need the goroutines
-// interleaved anywhere else, and most random schedules show those; the
-// walks keep guided search within about twice random's schedules on
-// such bugs (the thesis's future work: randomization to explore,
-// heuristics to exploit).
-const walkEvery = 2
+// DefaultWalk: by default every DefaultWalk-th execution of guided search
+// is a random walk (Options.Walk). Greedy descents run the goroutine
+// nearest the key until it gets there, which keeps them away from bugs
+// that need the goroutines interleaved anywhere else, and most random
+// schedules show those; the walks keep guided search within about twice
+// random's schedules on such bugs (the thesis's future work:
+// randomization to explore, heuristics to exploit). The thesis itself has
+// no walks: Options.Walk < 0 is guided search as it describes it, every
+// execution a descent (docs/results.md measures both).
+const DefaultWalk = 2
 
 // Guided ("guided") is Rungta's guided search (PhD thesis, BYU 2009,
 // chapters 3 and 4): it drives the test toward the places where a bug
@@ -52,7 +54,7 @@ const walkEvery = 2
 // trial's set is empty it starts a new greedy descent with new
 // tie-breaks.
 //
-// Every other execution is a random walk (walkEvery). Select cases are
+// Every other execution is a random walk (Options.Walk). Select cases are
 // chosen at random. A goroutine that yielded is not chosen until no
 // other can run (it waits for someone else). With no guide, or no
 // sequence the test can reach, guided search is a random walk.
@@ -61,6 +63,8 @@ type Guided struct {
 	loadErr error
 	rng     *savedRand
 	maxBack int
+	// walk: every walk-th execution is a random walk; 0: none.
+	walk int
 
 	// surveyed is set once the first execution, which finds the keys
 	// the test reaches (reach), has ended.
@@ -77,13 +81,18 @@ type Guided struct {
 // trial is the search along one key sequence.
 type trial struct {
 	seq  int
+	ks   []int // the sequence's keys (indices in the guide), refined
 	keys []*keyIndex
 	back []backtrack
 	runs int
 	// fresh counts the greedy descents started anew (the first one
-	// included); best is the most keys one execution observed.
-	fresh, best int
+	// included); best is the most keys one execution observed; refined
+	// counts the keys refinement inserted.
+	fresh, best, refined int
 }
+
+// maxRefine bounds the keys refinement inserts in one trial.
+const maxRefine = 4
 
 // deviation is a decision of a replayed schedule that differs from the
 // greedy choice: at goroutine decision Pos, goroutine G; the tie-breaks
@@ -115,7 +124,10 @@ type guidedRun struct {
 	cases  int
 	level  int
 	random bool
-	cache  []hcache // by goroutine id
+	// stuck is the level at which no goroutine could reach the next key
+	// any more, -1 while one can.
+	stuck int
+	cache []hcache // by goroutine id
 	// yielded[id]: goroutine id yielded and has not run since.
 	yielded []bool
 	// pool and tied are Next's scratch space.
@@ -138,9 +150,15 @@ type hcache struct {
 // NewGuided returns guided search reading the guide o.Guide. A guide that
 // cannot be read makes it a random walk, and Status says why.
 func NewGuided(o Options) *Guided {
-	g := &Guided{rng: newSavedRand(o.Seed), maxBack: DefaultBacktrack}
+	g := &Guided{rng: newSavedRand(o.Seed), maxBack: DefaultBacktrack, walk: DefaultWalk}
 	if o.Backtrack > 0 {
 		g.maxBack = o.Backtrack
+	}
+	switch {
+	case o.Walk > 0:
+		g.walk = o.Walk
+	case o.Walk < 0:
+		g.walk = 0
 	}
 	if o.Guide != "" {
 		g.x, g.loadErr = loadGuide(o.Guide)
@@ -158,9 +176,12 @@ func init() {
 func (g *Guided) Stateless() bool { return !g.cur.random }
 
 // Locates asks the runtime for positions unless guided search has nothing
-// to steer toward.
+// to steer toward, or the execution is a random walk: a walk needs none,
+// and without them the runtime offers the walk what it offers random
+// scheduling, timers firing early at its choice included (it withholds
+// that choice from a strategy that steers by positions).
 func (g *Guided) Locates() bool {
-	return g.x != nil && len(g.x.g.Seqs) > 0 && (!g.surveyed || len(g.trials) > 0)
+	return g.x != nil && len(g.x.g.Seqs) > 0 && (!g.surveyed || len(g.trials) > 0) && !(g.cur.random && !g.cur.surveying)
 }
 
 // NewExecution prepares the next execution: the next trial's best
@@ -169,8 +190,9 @@ func (g *Guided) NewExecution() bool {
 	if g.runs > 0 && !g.surveyed {
 		g.finishSurvey()
 	}
+	g.settle()
 	g.runs++
-	g.cur = guidedRun{seed: g.rng.Uint64(), cache: g.cur.cache[:0], yielded: g.cur.yielded[:0], pool: g.cur.pool, tied: g.cur.tied}
+	g.cur = guidedRun{seed: g.rng.Uint64(), stuck: -1, cache: g.cur.cache[:0], yielded: g.cur.yielded[:0], pool: g.cur.pool, tied: g.cur.tied}
 	g.cur.tie = g.cur.seed
 	if !g.surveyed {
 		// The first execution surveys which sequences the test can
@@ -179,7 +201,7 @@ func (g *Guided) NewExecution() bool {
 		g.cur.random = !g.cur.surveying
 		return true
 	}
-	if len(g.trials) == 0 || g.runs%walkEvery == 0 {
+	if len(g.trials) == 0 || g.walk > 0 && g.runs%g.walk == 0 {
 		g.cur.random = true
 		return true
 	}
@@ -264,6 +286,9 @@ func (g *Guided) Next(p *Point) int {
 		if v := val(i); v < best {
 			best = v
 		}
+	}
+	if best == inf && !obs && r.stuck < 0 {
+		r.stuck = r.level
 	}
 	tied := r.tied[:0]
 	for _, i := range pool {
@@ -372,6 +397,53 @@ func (g *Guided) remember(p *Point, t *trial, pos, chosen int) {
 	}
 }
 
+// settle makes the refinement the last execution calls for, if any: a
+// greedy descent (no deviation) lost the next key.
+func (g *Guided) settle() {
+	if r := &g.cur; r.t != nil && r.stuck >= 0 && len(r.devs) == 0 {
+		g.refine(r.t, r.stuck)
+	}
+	g.cur.stuck = -1
+}
+
+// refine is the thesis's refinement (Fig. 2.6) for a descent that got
+// stuck before key level of trial t: no goroutine could reach that key
+// any more (a branch on the way went the other way). One of the key's
+// Before keys, the writes of what the branches leading to it read, is
+// inserted before it, one not in the sequence yet, else one again (a
+// counter may need several writes); only a key the survey found
+// reachable. The trial starts afresh, its backtrack points being for the
+// old sequence.
+func (g *Guided) refine(t *trial, level int) {
+	if t.refined >= maxRefine || level >= len(t.ks) {
+		return
+	}
+	var fresh, again []int
+	for _, b := range g.x.g.Keys[t.ks[level]].Before {
+		if g.reach == nil || !g.reach[b] {
+			continue
+		}
+		if indexOf(t.ks, b) < 0 {
+			fresh = append(fresh, b)
+		} else {
+			again = append(again, b)
+		}
+	}
+	var c int
+	switch {
+	case len(fresh) > 0:
+		c = fresh[0]
+	case len(again) > 0:
+		c = again[t.refined%len(again)]
+	default:
+		return
+	}
+	t.ks = append(t.ks[:level:level], append([]int{c}, t.ks[level:]...)...)
+	t.keys = append(t.keys[:level:level], append([]*keyIndex{g.x.key(c)}, t.keys[level:]...)...)
+	t.refined++
+	t.back, t.best = nil, 0
+}
+
 // mix is splitmix64 of the pair: the tie-breaks of a decision depend
 // only on the seed and the decision's index, so a replayed prefix breaks
 // its ties the same way.
@@ -406,6 +478,16 @@ func (g *Guided) Status() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d schedules; %d key sequences reachable; deepest %d/%d keys toward %s", g.runs, len(g.trials), deep.best, len(deep.keys), s.What)
 	fmt.Fprintf(&b, "; %d backtrack points", back)
+	refined := 0
+	for _, t := range g.trials {
+		refined += t.refined
+	}
+	if refined > 0 {
+		fmt.Fprintf(&b, "; %d keys inserted by refinement", refined)
+	}
+	if g.walk == 0 {
+		b.WriteString("; no random walks")
+	}
 	if g.diverged > 0 {
 		fmt.Fprintf(&b, "; %d replay divergences", g.diverged)
 	}

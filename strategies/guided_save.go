@@ -27,6 +27,9 @@ type savedTrial struct {
 	Fresh int              `json:"fresh"`
 	Best  int              `json:"best"`
 	Back  []savedBacktrack `json:"back,omitempty"`
+	// Keys are the keys of a refined trial (Refined of them inserted).
+	Keys    []int `json:"keys,omitempty"`
+	Refined int   `json:"refined,omitempty"`
 }
 
 type savedBacktrack struct {
@@ -47,7 +50,9 @@ func (g *Guided) guideID() string {
 
 // Save writes the state; call it between executions (or right after
 // NewExecution: the backtrack point taken is then already out of the set).
+// A refinement the last execution calls for is made first.
 func (g *Guided) Save(w io.Writer) error {
+	g.settle()
 	v := savedGuided{
 		Format: stateFormat, Strategy: "guided", Guide: g.guideID(), Rand: g.rng.state(),
 		Runs: g.runs, Turn: g.turn, Diverged: g.diverged, Surveyed: g.surveyed,
@@ -58,7 +63,10 @@ func (g *Guided) Save(w io.Writer) error {
 		}
 	}
 	for _, t := range g.trials {
-		st := savedTrial{Seq: t.seq, Runs: t.runs, Fresh: t.fresh, Best: t.best}
+		st := savedTrial{Seq: t.seq, Runs: t.runs, Fresh: t.fresh, Best: t.best, Refined: t.refined}
+		if t.refined > 0 {
+			st.Keys = t.ks
+		}
 		for _, b := range t.back {
 			st.Back = append(st.Back, savedBacktrack{Seed: b.seed, Parent: b.parent, Pos: b.pos, G: b.g, Level: b.level, H: b.h})
 		}
@@ -99,7 +107,17 @@ func (g *Guided) Load(r io.Reader) error {
 			return fmt.Errorf("saved guided state names key sequence %d, which the guide does not have", st.Seq)
 		}
 		t := g.newTrial(st.Seq)
-		t.runs, t.fresh, t.best = st.Runs, st.Fresh, st.Best
+		t.runs, t.fresh, t.best, t.refined = st.Runs, st.Fresh, st.Best, st.Refined
+		if len(st.Keys) > 0 {
+			t.ks, t.keys = nil, nil
+			for _, k := range st.Keys {
+				if k < 0 || k >= len(g.x.g.Keys) {
+					return fmt.Errorf("saved guided state names key %d, which the guide does not have", k)
+				}
+				t.ks = append(t.ks, k)
+				t.keys = append(t.keys, g.x.key(k))
+			}
+		}
 		for _, b := range st.Back {
 			if b.Pos < 0 || b.G < 0 || b.Level < 0 || b.Level > len(t.keys) {
 				return fmt.Errorf("saved guided state has a bad backtrack point: %+v", b)

@@ -19,6 +19,10 @@ type simKey struct{ tid, pc int }
 // seqs lists key sequences as indices into keys.
 func simGuide(t testing.TB, p *prog, keys []simKey, seqs ...[]int) string {
 	t.Helper()
+	return writeSimGuide(t, simGuideOf(p, keys, seqs...))
+}
+
+func simGuideOf(p *prog, keys []simKey, seqs ...[]int) *Guide {
 	g := &Guide{Format: GuideFormat, ID: fmt.Sprintf("sim %v %v", keys, seqs), Files: []string{"sim.go"}}
 	line := map[simKey]int{}
 	for tid, ops := range p.threads {
@@ -43,6 +47,11 @@ func simGuide(t testing.TB, p *prog, keys []simKey, seqs ...[]int) string {
 	for i, s := range seqs {
 		g.Seqs = append(g.Seqs, GuideSeq{Kind: "failure", What: fmt.Sprintf("seq %d", i), Keys: s})
 	}
+	return g
+}
+
+func writeSimGuide(t testing.TB, g *Guide) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "guide.json")
 	if err := WriteGuide(path, g); err != nil {
 		t.Fatal(err)
@@ -294,4 +303,95 @@ func BenchmarkGuidedNext(b *testing.B) {
 		decisions += len(strings.Fields(s.schedule))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions), "ns/decision")
+}
+
+// Options.Walk: by default every other execution is a random walk; with
+// Walk < 0 none is (the thesis's guided search), with Walk n every n-th.
+func TestGuidedWalks(t *testing.T) {
+	p, path := reorderGuide(t, 5)
+	for _, c := range []struct {
+		walk int
+		want string // walk (w) or descent (d) of executions 2..9
+	}{
+		{0, "wdwdwdwd"},
+		{-1, "dddddddd"},
+		{3, "dwddwddw"},
+	} {
+		g := NewGuided(Options{Seed: 1, Guide: path, Walk: c.walk})
+		var got []byte
+		for i := 1; i <= 9 && g.NewExecution(); i++ {
+			if i > 1 {
+				got = append(got, map[bool]byte{true: 'w', false: 'd'}[g.cur.random])
+				if g.Locates() == g.cur.random {
+					t.Errorf("Walk %d, execution %d: walk %v, asks for positions %v", c.walk, i, g.cur.random, g.Locates())
+				}
+			}
+			p.run(g, 10000)
+		}
+		if string(got) != c.want {
+			t.Errorf("Walk %d: %s, want %s", c.walk, got, c.want)
+		}
+		if st := g.Status(); strings.Contains(st, "no random walks") != (c.walk < 0) {
+			t.Errorf("Walk %d: status %q", c.walk, st)
+		}
+	}
+}
+
+// The thesis's refinement: the failure needs two writes, of a value and
+// of a flag, by two goroutines; the sequence knows one (value, then the
+// check). The greedy descent runs the value's writer, then the checker,
+// which finds the flag unset and returns: no goroutine can reach the
+// check any more, the descent is stuck. The flag's write, one of the
+// check's keys before it, is inserted, and the next descent finds the bug.
+func TestGuidedRefinement(t *testing.T) {
+	const vval, vflag = 0, 1
+	p := &prog{nvars: 2, locate: true, threads: [][]op{
+		{create("go", 1, 2, 3), join("join", 1, 2, 3)},
+		{nop("prepare"), set("value=1", vval, 1)},
+		{nop("p1"), nop("p2"), nop("p3"), nop("p4"), set("flag=1", vflag, 1)},
+		{{name: "read flag", do: func(s *sim, th *thread) {
+			if s.vars[vflag] == 0 {
+				th.pc = 3 // returns
+			}
+		}}, nop("read value"), assertOp("check", func(v []int) bool { return v[vval] == 0 }), nop("end")},
+	}}
+	keys := []simKey{{1, 1}, {2, 4}, {3, 2}}
+	g := simGuideOf(p, keys, []int{0, 2})
+	g.Keys[2].Before = []int{0, 1}
+	path := writeSimGuide(t, g)
+	for _, walk := range []int{0, -1} {
+		for seed := int64(0); seed < 5; seed++ {
+			gs := NewGuided(Options{Seed: seed, Guide: path, Walk: walk})
+			outs := explore(t, p, gs, 12)
+			fb := firstBug(outs)
+			if fb == 0 || fb > 5 {
+				t.Errorf("walk %d seed %d: first bug at %d, want within 5: %s", walk, seed, fb, gs.Status())
+			}
+			if !strings.Contains(gs.Status(), "1 keys inserted by refinement") {
+				t.Errorf("walk %d seed %d: %s", walk, seed, gs.Status())
+			}
+			if tr := gs.trials[0]; fmt.Sprint(tr.ks) != "[0 1 2]" {
+				t.Errorf("walk %d seed %d: refined sequence %v, want [0 1 2]", walk, seed, tr.ks)
+			}
+		}
+	}
+	// Saved and resumed across the refinement, the search goes on alike.
+	for _, n := range []int{1, 2, 3} {
+		a := NewGuided(Options{Seed: 2, Guide: path, Walk: -1})
+		explore(t, p, a, n)
+		var buf bytes.Buffer
+		if err := a.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		b := NewGuided(Options{Seed: 2, Guide: path, Walk: -1})
+		if err := b.Load(bytes.NewReader(buf.Bytes())); err != nil {
+			t.Fatal(err)
+		}
+		oa, ob := explore(t, p, a, 6), explore(t, p, b, 6)
+		for i := range oa {
+			if oa[i].schedule != ob[i].schedule {
+				t.Fatalf("saved after %d: execution %d differs", n, n+i+1)
+			}
+		}
+	}
 }

@@ -108,6 +108,7 @@ func (g *Guided) addTrials() {
 func (g *Guided) newTrial(seq int) *trial {
 	t := &trial{seq: seq}
 	for _, k := range g.x.g.Seqs[seq].Keys {
+		t.ks = append(t.ks, k)
 		t.keys = append(t.keys, g.x.key(k))
 	}
 	return t

@@ -29,16 +29,17 @@ import (
 // choice among all the enabled goroutines at every block would multiply
 // the search by the goroutines the change does not involve.
 //
-// The seed's extension for more than two goroutines: when Gi starts a
-// fragment (takes its first step there, which may be long after it
-// reached the entry, since it waits there for Gj), the last acquisition
-// (lock, wait) that each third goroutine made after Gi last became
-// enabled is not ordered before the fragment, so the search also explores
-// putting it after the fragment's start: at the point where it was
-// scheduled, that goroutine is held back until Gi has started the
-// fragment (Gi runs there if it can, else the others go on without it).
-// Deadlocks over three goroutines are found so, also when Gi waits for a
-// Gj that only exists once the third goroutine's events are done.
+// The seed's extension for more than two goroutines (pairwise_hb.go):
+// when Gi starts a fragment (takes its first step there, which may be long
+// after it reached the entry, since it waits there for Gj), vector clocks
+// give the synchronizations of third goroutines not guaranteed to happen
+// before that step, and the search also explores every combination of
+// them put after the fragment, in each goroutine's program order: the
+// execution up to the start without the moved events (and what waits for
+// them), then the fragment, the moved goroutines held back until Gi has
+// left it. Deadlocks over three goroutines or more are found so, also
+// when Gi waits for a Gj that only exists once a third goroutine's events
+// are done.
 //
 // The pairs come from the executions themselves: the first execution is
 // the non-preemptive schedule, and records the goroutines, their spawn
@@ -73,7 +74,16 @@ type Pairwise struct {
 	met      map[pairwiseMeet]bool
 	pair     pairwiseP // the pair of the current search; gi < 0: discovery
 	done     int       // pairs whose search is exhausted
-	// variantsDone counts the extension's searches exhausted.
+	// hbq are the extension's searches, one per start of a fragment
+	// that has combinations left, a queue per pair, each by the events
+	// its current combination moves (hbGen); the pairs' queues take the
+	// extension's turns in turn (from hi); hbTurn: the next execution
+	// is the extension's.
+	hbq    [][]*pairwiseSearch
+	hi     int
+	hbTurn bool
+	// variantsDone counts the extension's searches exhausted (one per
+	// combination of moved events).
 	variantsDone int
 	started      bool
 	finished     bool
@@ -84,23 +94,28 @@ type Pairwise struct {
 	depth int
 
 	// Per execution: Gi's position with respect to the fragments.
-	giIn       bool // Gi's last known position is inside a fragment
-	giEntry    int  // Gi's moves when it entered the fragment it is in
-	giMoves    int  // Gi's moves at the current point
-	visits     int  // Gi's entries into a fragment so far
-	parked     bool // Gi waits at the entry while others run
-	lastGiWait int  // depth of the last node where Gi was not enabled
-	begun      bool // Gi has taken its first step in the searched run of the fragment
-	switches   int  // Gj chosen at a point of Gi inside the fragment, this execution
+	giIn     bool // Gi's last known position is inside a fragment
+	giEntry  int  // Gi's moves when it entered the fragment it is in
+	giMoves  int  // Gi's moves at the current point
+	visits   int  // Gi's entries into a fragment so far
+	parked   bool // Gi waits at the entry while others run
+	begun    bool // Gi has taken its first step in the searched run of the fragment
+	switches int  // Gj chosen at a point of Gi inside the fragment, this execution
 	// held are the third goroutines the extension holds back until Gi
-	// starts the fragment (or nobody else can run).
+	// leaves the fragment (or nobody else can run).
 	held map[int]bool
 	// replayed is how many nodes this execution replays from the
 	// search's last one: the extension works only past them (an earlier
 	// execution extended the same prefix).
 	replayed int
+	// tracking: this execution computes the happens-before relation (a
+	// pair's own search, not a variant of the extension).
+	tracking bool
+	hb       hbTracker
 
 	noHB bool // tests: the search without the happens-before extension
+	// hbOne: tests: the extension moves one goroutine's events at a time.
+	hbOne bool
 }
 
 // pairwiseSearch is the depth-first search of one pair: the decisions
@@ -109,9 +124,12 @@ type pairwiseSearch struct {
 	pair  pairwiseP
 	nodes []pairwiseNode
 	ran   bool
-	// variant: the search of one alternative of the extension (a
-	// goroutine held back), below a prefix of the pair's search.
+	// variant: the search of one combination of the extension, below
+	// its prefix, with held held back; gen enumerates the combinations
+	// of one start of the fragment, this search taking them in turn.
 	variant bool
+	held    map[int]bool
+	gen     *hbGen
 }
 
 // pairwiseP is one search: Gi's visit-th run of a fragment against Gj.
@@ -131,14 +149,7 @@ type pairwiseMeet struct {
 type pairwiseNode struct {
 	alts []int // choice values to explore, the first the default
 	done int   // alts[:done] explored; alts[done-1] is this execution's
-	// For Kind Goroutine nodes: the goroutine chosen, whether its
-	// operation synchronizes, and whether Gi was enabled.
-	kind     Kind
-	chosenOp string
-	giOn     bool
-	// held are the goroutines whose hold, from this node, the
-	// extension made a search of.
-	held []int
+	kind Kind
 }
 
 // Spawner is implemented by the runtime's Locator: where each goroutine
@@ -187,11 +198,27 @@ func (p *Pairwise) Locates() bool { return true }
 // Stateless implements Stateless: each pair's search replays a prefix.
 func (p *Pairwise) Stateless() bool { return true }
 
+// Wants implements EventUser: the events of a pair's own executions, for
+// the happens-before relation.
+func (p *Pairwise) Wants() Wants {
+	if p.tracking {
+		return WantEvents
+	}
+	return 0
+}
+
+// EndExecution implements EventUser; the extension is computed when the
+// next execution is prepared.
+func (p *Pairwise) EndExecution(End) {}
+
 // NewExecution implements Strategy.
 func (p *Pairwise) NewExecution() bool {
+	if p.tracking {
+		p.extendHB()
+	}
 	p.depth = 0
-	p.giIn, p.giEntry, p.giMoves, p.visits, p.parked, p.lastGiWait = false, 0, 0, 0, false, -1
-	p.begun, p.held, p.switches = false, map[int]bool{}, 0
+	p.giIn, p.giEntry, p.giMoves, p.visits, p.parked = false, 0, 0, 0, false
+	p.begun, p.held, p.switches, p.tracking = false, nil, 0, false
 	if !p.started {
 		p.started = true
 		return true // the discovery execution
@@ -204,35 +231,65 @@ func (p *Pairwise) NewExecution() bool {
 		}
 		p.nodes = p.nodes[:len(p.nodes)-1]
 	}
-	if p.cur != nil {
-		p.cur.nodes = p.nodes
-		if len(p.nodes) == 0 {
-			p.rot = append(p.rot[:p.ri], p.rot[p.ri+1:]...)
-			if p.cur.variant {
-				p.variantsDone++
-			} else {
-				p.done++
+	if q := p.cur; q != nil {
+		q.nodes = p.nodes
+		switch {
+		case q.variant && len(q.nodes) == 0:
+			// This combination is done; its start's next one
+			// takes its place by the events it moves.
+			p.variantsDone++
+			p.hbq[p.hi] = p.hbq[p.hi][1:]
+			if q.gen.next() {
+				q.nodes, q.held = q.gen.prefix()
+				p.hbq[p.hi] = byWeight(p.hbq[p.hi], q)
 			}
-		} else {
+			if len(p.hbq[p.hi]) == 0 {
+				p.hbq = append(p.hbq[:p.hi], p.hbq[p.hi+1:]...)
+			} else {
+				p.hi++
+			}
+		case q.variant:
+			p.hi++
+		case len(q.nodes) > 0:
 			p.ri++
+		default:
+			p.rot = append(p.rot[:p.ri], p.rot[p.ri+1:]...)
+			p.done++
 		}
 	}
 	p.nodes = nil
 	if len(p.rot) == 0 {
 		p.rot, p.deferred, p.ri = p.deferred, nil, 0
 	}
-	if len(p.rot) == 0 {
+	if p.ri >= len(p.rot) {
+		p.ri = 0
+	}
+	// The extension's searches and the pairs' take turns: a budget of
+	// schedules reaches every pair, and the combinations that move the
+	// fewest events, whichever start they come from, come first.
+	p.hbTurn = !p.hbTurn
+	if p.hi >= len(p.hbq) {
+		p.hi = 0
+	}
+	switch {
+	case len(p.hbq) > 0 && (p.hbTurn || len(p.rot) == 0):
+		p.cur = p.hbq[p.hi][0]
+	case len(p.rot) > 0:
+		p.cur = p.rot[p.ri]
+	default:
 		p.cur, p.pair = nil, pairwiseP{-1, -1, 0}
 		p.finished = true
 		return false
 	}
-	if p.ri >= len(p.rot) {
-		p.ri = 0
-	}
-	p.cur = p.rot[p.ri]
 	p.cur.ran = true
 	p.pair, p.nodes = p.cur.pair, p.cur.nodes
 	p.replayed = len(p.nodes)
+	if p.cur.variant {
+		p.held = p.cur.held
+	} else if !p.noHB {
+		p.tracking = true
+		p.hb.reset()
+	}
 	return true
 }
 
@@ -242,6 +299,9 @@ func (p *Pairwise) Next(pt *Point) int {
 	if pt.Kind == Goroutine {
 		loc = pt.Where
 		p.observe(pt, loc)
+		if p.tracking {
+			p.hb.point(pt)
+		}
 	}
 	var n *pairwiseNode
 	if p.depth < len(p.nodes) {
@@ -254,50 +314,44 @@ func (p *Pairwise) Next(pt *Point) int {
 	} else {
 		p.nodes = append(p.nodes, pairwiseNode{kind: pt.Kind, alts: p.alternatives(pt), done: 1})
 		n = &p.nodes[len(p.nodes)-1]
-		if pt.Kind == Goroutine {
-			n.giOn = p.pair.gi >= 0 && pt.Index(p.pair.gi) >= 0
-		}
-	}
-	if pt.Kind == Goroutine && p.pair.gi >= 0 && !n.giOn {
-		p.lastGiWait = p.depth
 	}
 	p.depth++
 	want := n.alts[n.done-1]
-	if pt.Kind == Goroutine && want < 0 {
-		// The extension's alternative: the goroutine chosen here in an
-		// earlier execution waits until Gi has started the fragment.
-		p.held[heldID(want)] = true
-		want = p.defaultChoice(pt)
-		if gi := p.pair.gi; pt.Index(gi) >= 0 && !p.parked {
-			want = gi // as soon as it can, as if Gi had run here
-		}
-	}
 	if pt.Kind == Goroutine && p.active() && pt.Index(p.pair.gi) >= 0 && p.giMoves == p.giEntry && !p.begun {
 		// Gi at the entry: it waits there while others run, until it
 		// is chosen, which starts the fragment.
 		p.parked = want != p.pair.gi
 		if want == p.pair.gi {
 			p.begun = true
-			if p.depth >= p.replayed {
+			if p.tracking && p.depth >= p.replayed {
 				// Not while replaying a prefix: an earlier
 				// execution started the fragment at the same
 				// point and extended the nodes before it.
-				p.extendHB(p.depth - 1)
+				p.hb.begin(p.pair.gi, p.depth-1)
 			}
-			p.held = map[int]bool{}
 		}
+	}
+	if p.begun && !p.giIn {
+		// Gi has left the fragment: the moved events come now.
+		p.held = nil
 	}
 	if pt.Kind == Goroutine && p.begun && p.active() && pt.Current == p.pair.gi && pt.Index(p.pair.gi) >= 0 && want == p.pair.gj {
 		p.switches++
 	}
 	if pt.Kind == Goroutine {
-		if loc != nil && p.pair.gi >= 0 {
-			n.chosenOp, _, _ = loc.Where(want)
+		i := pt.Index(want)
+		if i < 0 {
+			// The program diverged from the prefix: no preemption.
+			i = pt.Index(p.defaultChoice(pt))
 		}
-		if i := pt.Index(want); i >= 0 {
-			return i
+		if p.tracking {
+			var ev *Event
+			if i < len(pt.Events) {
+				ev = &pt.Events[i]
+			}
+			p.hb.step(pt.Choices[i], p.depth-1, ev)
 		}
-		return p.fallback(pt) // the program diverged from the prefix
+		return i
 	}
 	if want < len(pt.Choices) {
 		return want
@@ -471,100 +525,53 @@ func (p *Pairwise) defaultChoice(pt *Point) int {
 	return pt.Choices[0]
 }
 
-// extendHB is the seed's happens-before extension: Gi starts a fragment
-// at node start; the last acquisition (lock or wait) of each third
-// goroutine scheduled since Gi last waited is not ordered before the
-// start, so the search also holds that goroutine back at that point
-// until Gi has started the fragment, which puts the event, and the rest
-// of its critical section, after the fragment's start. Only in an
-// execution with no goroutine held yet: each alternative moves one
-// goroutine's events, as the seed's extension explores each event before
-// or after the fragment; moving several at once would multiply the
-// search.
-func (p *Pairwise) extendHB(start int) {
-	if p.noHB || p.holds() > 0 {
+// extendHB is the seed's happens-before extension, at the end of an
+// execution of a pair's own search in which Gi started the fragment (at
+// a point no earlier execution had reached): the third goroutines' events
+// not guaranteed to happen before the start make a search of every
+// combination of them put after the fragment (hbGen), which takes
+// executions in turn with the pairs' (as an alternative deep in this
+// depth-first search it would wait for everything below it), the
+// combinations of every start by the events they move.
+func (p *Pairwise) extendHB() {
+	cuts := p.hb.cuts(p.pair.gi, p.pair.gj)
+	if len(cuts) == 0 {
 		return
 	}
-	gi, gj := p.pair.gi, p.pair.gj
-	added := 0
-	seen := map[int]bool{}
-	for d := start - 1; d > p.lastGiWait && d >= 0 && added < pairwiseHBMax; d-- {
-		n := &p.nodes[d]
-		if n.kind != Goroutine || n.done == 0 {
-			continue
-		}
-		chosen := n.alts[n.done-1]
-		if chosen < 0 || chosen == gi || chosen == gj || seen[chosen] || !n.giOn || !acquires(n.chosenOp) {
-			continue
-		}
-		seen[chosen] = true
-		if containsInt(n.held, chosen) {
-			continue
-		}
-		n.held = append(n.held, chosen)
-		added++
-		// The variant is a search of its own, taking executions in
-		// turn with the pairs': as an alternative of this node it
-		// would wait until the whole search below the node is done.
-		prefix := make([]pairwiseNode, d+1)
-		for k := range prefix {
-			c := p.nodes[k]
-			c.alts, c.done, c.held = []int{c.alts[c.done-1]}, 1, nil
-			prefix[k] = c
-		}
-		prefix[d].alts, prefix[d].done = []int{holdAlt(chosen)}, 0
-		p.rot = append(p.rot, &pairwiseSearch{pair: p.pair, nodes: prefix, variant: true})
+	gen := newHBGen(p.pair, p.nodes, &p.hb, cuts)
+	gen.one = p.hbOne
+	if !gen.next() {
+		return
 	}
+	nodes, held := gen.prefix()
+	p.queueHB(&pairwiseSearch{pair: p.pair, nodes: nodes, held: held, variant: true, gen: gen})
 }
 
-// holds counts the goroutines this execution's prefix holds back.
-func (p *Pairwise) holds() int {
-	n := 0
-	for d := 0; d < p.depth && d < len(p.nodes); d++ {
-		if nd := p.nodes[d]; nd.done > 0 && nd.alts[nd.done-1] < 0 {
-			n++
-		}
+// queueHB puts an extension's search in its pair's queue, after those
+// that move as few events or fewer.
+func (p *Pairwise) queueHB(q *pairwiseSearch) {
+	k := 0
+	for k < len(p.hbq) && p.hbq[k][0].pair != q.pair {
+		k++
 	}
-	return n
+	if k == len(p.hbq) {
+		p.hbq = append(p.hbq, nil)
+	}
+	p.hbq[k] = byWeight(p.hbq[k], q)
 }
 
-// holdAlt is the alternative value that holds goroutine g back (choice
-// values are goroutine ids, never negative); heldID inverts it.
-func holdAlt(g int) int  { return -2 - g }
-func heldID(alt int) int { return -2 - alt }
-
-// pairwiseHBMax bounds the events the extension moves after one start.
-const pairwiseHBMax = 6
-
-// acquires tells the operations (runtime names) whose order with a
-// fragment the extension explores: the seed's lock acquire and join
-// (Go's waits). Postponing an acquisition postpones its whole critical
-// section; a release alone is not moved (the lock would stay held
-// across the fragment, which only blocks Gi).
-func acquires(op string) bool {
-	switch op {
-	case "mutex lock", "rwmutex lock", "rwmutex rlock", "waitgroup wait", "cond wait":
-		return true
+// byWeight inserts q into qs after the searches that move as few events
+// or fewer.
+func byWeight(qs []*pairwiseSearch, q *pairwiseSearch) []*pairwiseSearch {
+	w := q.gen.weight()
+	i := len(qs)
+	for i > 0 && qs[i-1].gen.weight() > w {
+		i--
 	}
-	return false
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// fallback is the choice when the prefix no longer matches the program:
-// no preemption.
-func (p *Pairwise) fallback(pt *Point) int {
-	if i := pt.Index(pt.Current); i >= 0 {
-		return i
-	}
-	return 0
+	qs = append(qs, nil)
+	copy(qs[i+1:], qs[i:])
+	qs[i] = q
+	return qs
 }
 
 // Status implements Status.
@@ -573,11 +580,10 @@ func (p *Pairwise) Status() string {
 		return "no change to check: " + p.loadErr.Error()
 	}
 	total, variants := p.done, p.variantsDone
-	for _, q := range append(p.rot[:len(p.rot):len(p.rot)], p.deferred...) {
-		if q.variant {
-			variants++
-		} else {
-			total++
+	total += len(p.rot) + len(p.deferred)
+	for _, qs := range p.hbq {
+		for _, q := range qs {
+			variants = min(variants+q.gen.total-q.gen.index+1, 1<<31-1)
 		}
 	}
 	s := fmt.Sprintf("%d of %d goroutine pairs", p.done, total)

@@ -48,6 +48,12 @@ type Options struct {
 	// Fragments is the path of the fragments file (WriteFragments) of
 	// the change pairwise incremental checking explores.
 	Fragments string
+	// DFSRB is dfsrb's configuration (ParseDFSRB), or "portfolio" for
+	// the paper's portfolio of configurations; "" is DefaultDFSRB.
+	DFSRB string
+	// Walk makes every Walk-th execution of guided search a random walk
+	// (0: DefaultWalk; negative: none, every execution is guided).
+	Walk int
 }
 
 // Info describes a strategy to the programs that offer it: the command

@@ -110,6 +110,10 @@ type testOptions struct {
 	// (since.go); strategySet says --strategy was given.
 	since       string
 	strategySet bool
+	// dfsrb is --dfsrb: dfsrb's configuration ("" the default); walks
+	// is --walks as strategies.Options.Walk takes it (-1: none).
+	dfsrb string
+	walks int
 
 	packages []string
 	gotest   goTestFlags
@@ -125,6 +129,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
 	fs.IntVar(&o.bound, "bound", 0, fmt.Sprintf("pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default %d); dpor: a preemption bound (default none)", strategies.DefaultBound))
 	fs.IntVar(&o.depth, "depth", strategies.DefaultDepth, "pct: the bug depth d")
+	fs.StringVar(&o.dfsrb, "dfsrb", "", "dfsrb: its configuration, a name (rb1 to rb10, the paper's ten best, rb1 the default; portfolio) or the paper's tuple thb,thm,thr,stg,rtb,rtc, then budget=N, order=random (docs/strategies.md)")
 	fs.BoolVar(&o.states, "states", false, "dpor: match states (prunes schedules that reach a state explored before; unsound where the state signature misses state, see docs/strategies.md)")
 	fs.StringVar(&o.run, "run", "", "which tests, as in go test -run")
 	fs.StringVar(&o.traceDir, "trace-dir", "", "where traces are written (default: the user cache directory, gosct/traces)")
@@ -153,6 +158,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.shardBy, "shard-by", "auto", "how --shard divides the work: tests, schedules, or auto (tests when there are at least N test functions)")
 	fs.StringVar(&o.results, "results", "", "write this run's results, progress and traces to DIR/shard-I-of-N, for gosct merge")
 	fs.StringVar(&o.since, "since", "", "check only the change since this git revision (\"auto\": the merge base with the main branch): pairwise incremental checking, and only the tests the change can reach")
+	fs.IntVar(&o.walks, "walks", strategies.DefaultWalk, "guided: every Nth schedule is a random walk (0: none, every schedule guided, as in the thesis)")
 	fs.StringArrayVar(&o.targets, "target", nil, "guided: steer toward this file:line (repeatable); the targets found in the code are sought too")
 	return fs
 }
@@ -172,6 +178,19 @@ func parseTest(args []string) (*testOptions, error) {
 	o.strategySet = fs.Changed("strategy")
 	if o.since != "" && !o.strategySet {
 		o.strategy = "pairwise"
+	}
+	if fs.Changed("walks") {
+		if o.walks < 0 {
+			return nil, usagef("--walks must not be negative, not %d", o.walks)
+		}
+		if !usesGuide(o.strategy) {
+			return nil, usagef("--walks is an option of guided search: use --strategy guided (or the portfolio, of which it is a member)")
+		}
+		if o.walks == 0 {
+			o.walks = -1 // strategies.Options: none, not the default
+		}
+	} else {
+		o.walks = 0
 	}
 	if fs.Changed("bound") && o.bound == 0 {
 		o.bound = -1 // strategies.Options: bound 0, not the default
@@ -240,6 +259,14 @@ func (o *testOptions) validate() error {
 	}
 	if o.depth < 1 {
 		return usagef("--depth must be at least 1, not %d", o.depth)
+	}
+	if o.dfsrb != "" {
+		if o.strategy != "dfsrb" {
+			return usagef("--dfsrb configures --strategy dfsrb, not %s", o.strategy)
+		}
+		if err := strategies.CheckDFSRB(o.dfsrb); err != nil {
+			return usagef("--dfsrb %q: %v", o.dfsrb, err)
+		}
 	}
 	if o.states && o.strategy != "dpor" {
 		return usagef("--states is an option of --strategy dpor, not %s", o.strategy)

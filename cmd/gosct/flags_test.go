@@ -89,6 +89,31 @@ func TestParseTiming(t *testing.T) {
 	}
 }
 
+func TestParseTestDFSRB(t *testing.T) {
+	for _, spec := range []string{"rb3", "portfolio", "L*0.25,cs,ncs,R,1-d/100,1.2,order=random"} {
+		o, err := parseTest([]string{"--strategy", "dfsrb", "--dfsrb", spec, "./p"})
+		if err != nil || o.dfsrb != spec {
+			t.Errorf("--dfsrb %s: %v, %q", spec, err, o.dfsrb)
+		}
+	}
+}
+
+func TestParseTestWalks(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--strategy", "guided"}, 0},
+		{[]string{"--strategy", "guided", "--walks", "0"}, -1},
+		{[]string{"--walks", "3"}, 3},
+	} {
+		o, err := parseTest(c.args)
+		if err != nil || o.walks != c.want {
+			t.Errorf("%q: walks %d, %v; want %d", c.args, o.walks, err, c.want)
+		}
+	}
+}
+
 func TestParseTestRunFromGoTestFlags(t *testing.T) {
 	o, err := parseTest([]string{"./p", "--", "-run=TestX"})
 	if err != nil {
@@ -125,6 +150,12 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--strategy", "guided", "--target", "x.go:"}, `--target "x.go:": want file:line`},
 		{[]string{"--timing", "lax"}, `--timing must be loaded or strict, not "lax"`},
 		{[]string{"--timing", "strict", "--timer-early", "2ms"}, "--timing strict fires no timer early: it cannot go with --timer-early 2ms"},
+		{[]string{"--walks", "-1"}, "--walks must not be negative"},
+		{[]string{"--strategy", "random", "--walks", "0"}, "--walks is an option of guided search"},
+		{[]string{"--dfsrb", "rb2"}, "--dfsrb configures --strategy dfsrb, not portfolio"},
+		{[]string{"--strategy", "dfsrb", "--dfsrb", "rb12"}, `--dfsrb "rb12": unknown configuration "rb12"`},
+		{[]string{"--strategy", "dfsrb", "--dfsrb", "I,pl,d,luby,0.75"}, "the paper's tuple has 6 elements"},
+		{[]string{"--strategy", "dfsrb", "--dfsrb", "I,pl,d,luby,1-x/3,1.5"}, `ratio "1-x/3"`},
 	}
 	for _, c := range cases {
 		_, err := parseTest(c.args)

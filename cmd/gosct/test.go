@@ -325,7 +325,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cfg := wire.Config{
 			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
 			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth, States: o.states,
-			KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
+			DFSRB: o.dfsrb, Walk: o.walks, KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
 			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
 			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay, MinimizeNS: int64(o.minimize),
 			TimerEarly: o.timerEarly, LeakGrace: o.leakGrace,

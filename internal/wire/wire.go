@@ -34,6 +34,10 @@ type Config struct {
 	Depth    int   `json:"depth,omitempty"`
 	// States makes dpor match states (--states).
 	States bool `json:"states,omitempty"`
+	// DFSRB is dfsrb's configuration (--dfsrb, strategies.ParseDFSRB).
+	DFSRB string `json:"dfsrb,omitempty"`
+	// Walk is guided search's strategies.Options.Walk (--walks).
+	Walk int `json:"walk,omitempty"`
 	// KeepGoing continues exploring a test after its first bug.
 	KeepGoing bool `json:"keep_going,omitempty"`
 	// MaxSteps bounds the scheduling steps of one execution; more is

@@ -1,0 +1,5 @@
+package chanflow
+
+import "testing"
+
+func TestPipeline(t *testing.T) { pipeline() }

@@ -1,0 +1,7 @@
+package callchain_mixed
+
+import "testing"
+
+func TestCallchainMixed(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestCallchainMixed(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package fixed
+
+import "testing"
+
+func TestLockorderMixed(t *testing.T) {
+	Run(t)
+}

@@ -1,0 +1,7 @@
+package lockorder_mixed
+
+import "testing"
+
+func TestLockorderMixed(t *testing.T) {
+	Run(t)
+}
