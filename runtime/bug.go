@@ -171,11 +171,6 @@ func failureBug(at, output string, known bool) *bug {
 		b.message = "the test failed (t.Error/t.Fatal: gosct could not read its output; gosct test -v prints the test binary's)"
 	}
 	if pos, msg, abs := lastReported(output); pos != "" {
-		if b.at == "" {
-			// testify reports through an interface: its Error Trace
-			// names the check.
-			b.at = abs
-		}
 		first := pos + ": " + msg
 		b.message = "the test failed: " + first
 		if strings.TrimSpace(output) == first {
@@ -186,12 +181,17 @@ func failureBug(at, output string, known bool) *bug {
 		b.key += ":" + pos
 		if b.at == "" {
 			// The reporting call was not seen (a goroutine testing
-			// started, a library's own t): the line testing printed
-			// is the user's, relative to the package's directory.
-			if abs, err := filepath.Abs(pos[:strings.LastIndexByte(pos, ':')]); err == nil {
-				if _, err := os.Stat(abs); err == nil {
-					b.at = abs + pos[strings.LastIndexByte(pos, ':'):]
+			// started, a library's own t, testify's interface): the
+			// line testing printed is the user's, relative to the
+			// package's directory; else testify's Error Trace names
+			// the check.
+			if p, err := filepath.Abs(pos[:strings.LastIndexByte(pos, ':')]); err == nil {
+				if _, err := os.Stat(p); err == nil {
+					b.at = p + pos[strings.LastIndexByte(pos, ':'):]
 				}
+			}
+			if b.at == "" {
+				b.at = abs
 			}
 		}
 	}
