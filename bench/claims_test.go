@@ -113,13 +113,13 @@ func atoi(t *testing.T, s string) int {
 // labels maps the names the prose gives the techniques to the columns.
 var labels = map[string]string{
 	"random": "random", "PCT d=1": "pct1", "PCT d=2": "pct2", "PCT d=3": "pct3", "DFS": "dfs",
-	"IPB": "pb", "IDB": "db", "DFS-RB": "dfsrb", "portfolio": "portfolio",
+	"IPB": "pb", "IDB": "db", "DFS-RB": "dfsrb", "portfolio": "portfolio", "guided": "guided",
 }
 
 // paperTableColumn is the paper's column of the SCTBench table for a column.
 var paperTableColumn = map[string]string{"random": "paper rand", "pct3": "paper PCT3", "pb": "paper IPB", "db": "paper IDB", "dfs": "paper DFS"}
 
-const label = `(DFS-RB|DFS|IPB|IDB|PCT d=[1-9]|random|portfolio)`
+const label = `(DFS-RB|DFS|IPB|IDB|PCT d=[1-9]|random|portfolio|guided)`
 
 var (
 	// "IPB 39/49 (paper 38)": found of 49 or 37, and the paper's total.

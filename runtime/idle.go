@@ -26,10 +26,12 @@ import (
 // The bounds, from the moment the execution became idle (settings):
 //
 //   - timerWait (the timer's distance, within [pollGrace, detachedGrace]):
-//     a virtual timer is pending and a goroutine of the test is at work in
-//     uncontrolled code; the time it takes is charged when it comes back;
+//     a virtual timer that may make the clock jump is pending (not a tick
+//     into a full buffer, which would be dropped) and a goroutine of the
+//     test is at work in uncontrolled code; the time it takes is charged
+//     when it comes back;
 //   - pollGrace (30 ms): only channels of uncontrolled code are waited
-//     for, or a virtual timer is pending otherwise (it fires then);
+//     for, or such a timer is pending otherwise (it fires then);
 //   - detachedGrace (2 s): only goroutines started by uncontrolled code
 //     are detached, or the test has returned and blocked goroutines may
 //     yet be woken (then they are leaked), or goroutines of the test are
@@ -80,9 +82,9 @@ func (e *execution) idleLimit() time.Duration {
 	switch {
 	case e.runPending > 0:
 		return e.set.stuckAfter // a subtest on its way
-	case e.ndetached > 0 && e.clock.pending() && e.workingDetached() != nil:
+	case e.ndetached > 0 && e.clock.next(e) != nil && e.workingDetached() != nil:
 		return e.timerWait()
-	case e.ndetached == 0 || e.clock.pending():
+	case e.ndetached == 0 || e.clock.next(e) != nil:
 		return e.set.pollGrace
 	case e.mainDone || e.ownDetached() == nil:
 		return e.set.detachedGrace

@@ -1,6 +1,11 @@
 package runtime
 
 import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -64,5 +69,49 @@ func TestTickerLoopNeverBlocksLeak(t *testing.T) {
 	b := wantBug(t, victim(t, "TestVictimTickerLoopNeverBlocksLeak", wire.Config{Strategy: "dfs", Schedules: 1, MinimizeNS: 1}), "leak")
 	if b.Size == nil || b.Size.Steps > 20_000 {
 		t.Errorf("size %+v: the loop ran far past a hundred rounds", b.Size)
+	}
+}
+
+// A goroutine computing in uncontrolled code long enough to be detached,
+// beside a ticker nobody reads: while it computes, the ticker's tick fills
+// its buffer, and the clock must not go on jumping to a tick that would
+// be dropped, holding the runtime's lock, while the goroutine waits for
+// it to come back (go-cache's janitor under a loaded machine hung so).
+func TestVictimDetachedBesideUnreadTicker(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		tk := NewTicker(time.Millisecond)
+		defer TickerStop(tk)
+		done := Chan(make(chan int))
+		Go(func() {
+			n := 0
+			for until := time.Now().Add(300 * time.Millisecond); time.Now().Before(until); {
+				n++ // uncontrolled: real computing, no hook
+			}
+			Send(done, n)
+		})
+		Recv(done)
+	})
+}
+
+func TestDetachedBesideUnreadTicker(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	c := wire.Config{Mode: "explore", Strategy: "random", Schedules: 2, Seed: 1, Results: filepath.Join(dir, "r.jsonl"), TraceDir: dir}
+	cfg, _ := json.Marshal(c)
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestVictimDetachedBesideUnreadTicker$", "-test.count=1")
+	cmd.Env = append(os.Environ(), victimEnv+"=1", wire.EnvConfig+"="+string(cfg))
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("the execution hung:\n%s", out)
+	}
+	for _, e := range readEvents(t, c.Results) {
+		if e.Event == "bug" || e.Event == "error" {
+			t.Errorf("%s: %s", e.Event, e.Message)
+		}
+	}
+	if err != nil {
+		t.Errorf("%v:\n%s", err, out)
 	}
 }

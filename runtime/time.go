@@ -408,8 +408,11 @@ func (c *clock) counts(e *execution, t *vtimer) bool {
 	if t.kind != tkChan {
 		return true
 	}
-	// Goroutines in uncontrolled code may be receiving from it.
-	if e.ndetached > 0 {
+	// Goroutines in uncontrolled code may be receiving from it; a tick
+	// into a full buffer is dropped, and jumping to it would change
+	// nothing (the clock would go on jumping, tick after dropped tick,
+	// while they are away).
+	if e.ndetached > 0 && len(t.ch) == 0 {
 		return true
 	}
 	cs := e.chans.get(chanKey((<-chan time.Time)(t.ch)))
