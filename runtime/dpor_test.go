@@ -454,7 +454,7 @@ func TestDPORFindsTheYieldGateDeadlock(t *testing.T) {
 // "no bug").
 func TestPortfolioFindsTheYieldGateDeadlock(t *testing.T) {
 	seeds := 20
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		seeds = 3
 	}
 	for seed := 1; seed <= seeds; seed++ {
