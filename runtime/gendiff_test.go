@@ -245,6 +245,10 @@ func TestGeneratedDPORMatchesDFS(t *testing.T) {
 			ran, *genDiffSeed, *genDiffSeed+int64(ran)-1, time.Since(start).Round(time.Second), compared, dfsRuns, dporRuns, statesRuns, skipped, *genDiffLimit, failed)
 	}()
 	for i := 0; i < n; i++ {
+		if i > 0 && i%1000 == 0 && n > genCI {
+			// A long run says how far it got (go test -v streams it).
+			t.Logf("%d programs in %v, %d compared, %d disagreements", i, time.Since(start).Round(time.Second), compared, failed)
+		}
 		ran++
 		seed := *genDiffSeed + int64(i)
 		p := genProgram(rand.New(rand.NewSource(seed)))
