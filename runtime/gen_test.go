@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 	"sync"
@@ -301,6 +302,12 @@ type gState struct {
 	ctxs    []context.Context
 	cancels []context.CancelFunc
 
+	// published: what each goroutine observed, stored through a hook
+	// when it ends (indexed by the id of the statement that started it,
+	// 0 for the test goroutine), when publish is set.
+	published []uint64
+	publish   bool
+
 	// The interpreter's own bookkeeping, with a real mutex: no scheduling
 	// point.
 	mu       sync.Mutex
@@ -316,7 +323,8 @@ func newGState(p *gProg) *gState {
 		mus: make([]sync.Mutex, o.mus), rws: make([]sync.RWMutex, o.rws), wgs: make([]sync.WaitGroup, o.wgs),
 		onces: make([]sync.Once, o.onces), condMus: make([]sync.Mutex, o.conds), flags: make([]int, o.conds),
 		timers: make([]*time.Timer, o.timers), ctxs: make([]context.Context, o.ctxs), cancels: make([]context.CancelFunc, o.ctxs),
-		pos: map[string]int{}, logs: map[string][]string{}, regs: map[string]int{}}
+		pos: map[string]int{}, logs: map[string][]string{}, regs: map[string]int{},
+		published: make([]uint64, p.size()+1)}
 	for i := 0; i < o.chans; i++ {
 		st.chans = append(st.chans, make(chan int, p.caps[i]))
 	}
@@ -334,12 +342,12 @@ func (st *gState) run(t *testing.T) {
 	for i := range st.ctxs {
 		st.ctxs[i], st.cancels[i] = WithCancel(context.Background())
 	}
-	st.goroutine("g0", st.p.main)
+	st.goroutine("g0", 0, st.p.main)
 }
 
-// goroutine runs block b as goroutine g, noting where it stands and, if
-// it panics, where.
-func (st *gState) goroutine(g string, b []gStmt) {
+// goroutine runs block b as goroutine g (started by statement id), noting
+// where it stands and, if it panics, where.
+func (st *gState) goroutine(g string, id int, b []gStmt) {
 	st.at(g, -1)
 	defer func() {
 		if r := recover(); r != nil {
@@ -352,7 +360,33 @@ func (st *gState) goroutine(g string, b []gStmt) {
 		// stands where it was.
 	}()
 	st.block(g, b)
+	// Ended as far as the outcome goes: the store below changes nothing
+	// another goroutine can see but its own variable.
 	st.at(g, 0)
+	if st.publish {
+		st.publishLog(g, id)
+	}
+}
+
+// publishLog stores what g observed into a variable of its own, through
+// the hooks. The log is memory no hook touches, which a state signature
+// cannot see: a goroutine's locals are covered while it runs (what it
+// learnt), not once it has ended, so two states that differ only in what
+// an ended goroutine observed match, and dpor --states lost the outcomes
+// that combine one of its observations with what the others do later. A
+// real program keeps nothing of an ended goroutine but what it wrote; the
+// store is that write. It is an independent step (no other goroutine
+// touches the variable), so dfs and dpor reach the same outcomes without
+// it, and only the runs that match states pay for it.
+func (st *gState) publishLog(g string, id int) {
+	st.mu.Lock()
+	h := fnv.New64a()
+	for _, o := range st.logs[g] {
+		h.Write([]byte(o))
+		h.Write([]byte{0})
+	}
+	st.mu.Unlock()
+	Store(&st.published[id], h.Sum64())
 }
 
 func (st *gState) at(g string, id int) {
@@ -469,14 +503,14 @@ func (st *gState) stmt(g string, s *gStmt) {
 		Unlock(&st.condMus[s.a])
 	case genGo:
 		name := fmt.Sprintf("g%d", s.id)
-		Go(func() { st.goroutine(name, s.body) })
+		Go(func() { st.goroutine(name, s.id, s.body) })
 	case genGosched:
 		Gosched()
 	case genSleep:
 		Sleep(ms(s.b))
 	case genAfterFunc:
 		name := fmt.Sprintf("t%d", s.id)
-		Store(&st.timers[s.a], AfterFunc(ms(s.b), func() { st.goroutine(name, s.body) }))
+		Store(&st.timers[s.a], AfterFunc(ms(s.b), func() { st.goroutine(name, s.id, s.body) }))
 	case genStop:
 		if tm := Load(&st.timers[s.a]); tm != nil {
 			st.observe(g, "stop%d=%v", s.a, TimerStop(tm))

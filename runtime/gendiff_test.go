@@ -71,6 +71,7 @@ func runGen(t *testing.T, p *gProg, strategy string, states bool, limit int) gen
 		x.schedules++
 		r.schedules++
 		st := newGState(p)
+		st.publish = states
 		e := runQuiet(t, x.strat, x.set, x.inputs(), st.run)
 		r.outcomes[st.outcome(e)] = true
 	}
@@ -319,6 +320,15 @@ var genFixtures = map[string]*gProg{
 	// different reads. Without what the goroutine learnt in the state
 	// signature, they matched and an outcome was lost.
 	"a local decides what comes next": xprog(nil, xgo(xld(0), xst(1, 0), xst(1, 1)), xgo(xr(1), xr(1)), xw(0, 1), xw(0, 0)),
+	// dpor --states and the checker's own (found at program 20412): a
+	// goroutine that ended after choosing a select case left that
+	// choice only in the interpreter's log, memory no hook touched, so
+	// the states after either choice matched and the outcomes that
+	// combine it with the timer's later choice were lost. A goroutine
+	// now stores what it observed through a hook when it ends
+	// (publishLog), as a program hands over its results.
+	"an ended goroutine's observations": xprog([]int{0}, xadd(0, 1), xgo(xclose(0), xselect(false, xrecv(0), xrecv(0)), xdone(0)), xwait(0),
+		xafterfunc(0, 1, xselect(false, xsend(0, 1), xrecv(0)))),
 	// The checker's own: the timer handle the callback replaces is read
 	// and written through the hooks, as the rewriter writes them.
 	"timer handle replaced by its callback": xprog([]int{0, 0}, xafterfunc(0, 1, xw(0, 1), xafterfunc(0, 1)), xselect(true), xstop(0)),
