@@ -140,7 +140,11 @@ func genCompare(t *testing.T, p *gProg, limit int) (diff string, compared bool, 
 	}
 	dp = runGen(t, p, "dpor", false, 2*dfs.schedules+100)
 	diffOf("dpor", dp)
-	ds = runGen(t, p, "dpor", true, 2*dfs.schedules+100)
+	// The states run has one more step per goroutine (publishLog),
+	// which dpor does not always find independent (the step that
+	// reaches a yield is global): program 21096 took 255 schedules
+	// with it, 32 without, dfs 52 without. Its bound is wider.
+	ds = runGen(t, p, "dpor", true, 10*(2*dfs.schedules+100))
 	diffOf("dpor --states", ds)
 	return b.String(), true, dfs, dp, ds
 }
