@@ -62,8 +62,9 @@ func (rep *Report) Exhaustion(w io.Writer) {
 	fmt.Fprintf(w, "How many schedules each systematic search runs before it has explored everything (a proof within the model: "+
 		"dfs every interleaving, dpor one per Mazurkiewicz trace, dpor-states the same minus the subtrees of states it had "+
 		"explored, docs/strategies.md), on every correct program; limit %d schedules, budget %v per run. "+
-		"A count marked \"not a proof\" is a search its strategy says may have left schedules out (dpor: uncontrolled code, a replay divergence, steps the fair scheduler took; "+
-		"dpor-states: a subtree pruned at a matched state, whose signature leaves out goroutines' locals).\n\n", rep.Schedules, rep.Budget)
+		"A count marked \"not a proof\" is a search that ran out of schedules without a proof (docs/strategies.md, \"Proofs\": "+
+		"uncontrolled code, a replay divergence, steps the fair scheduler took, a value no decision chose such as the clock's; "+
+		"dpor-states also: a subtree pruned at a matched state, a point completed by seed 002's closed-subset rule).\n\n", rep.Schedules, rep.Budget)
 	if rep.source != "" {
 		fmt.Fprintf(w, "%s\n\n", rep.source)
 	}
