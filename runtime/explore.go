@@ -249,8 +249,19 @@ func (x *explorer) explore(body func(*testing.T)) {
 			x.saveState(true)
 		}
 		x.covering = x.cov != nil
-		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, x.set, x.inputs(), body)
+		set := x.set
+		set.stopAt = x.deadline
+		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, set, x.inputs(), body)
 		x.covering = false
+		if e.overtime {
+			// The budget ran out in the middle of this schedule: it
+			// was not explored, and does not count.
+			x.schedules--
+			if x.schedules == x.resumed {
+				x.stopped = wire.StopOutOfTime
+			}
+			break
+		}
 		if e.hbStopped && !x.warnedHB {
 			x.warnedHB = true
 			x.emit(&wire.Event{Event: "warning", Schedule: x.number(), Message: fmt.Sprintf(

@@ -19,6 +19,9 @@ const (
 	// StopStuck: goroutines of the test stayed blocked in uncontrolled
 	// code past --uncontrolled-wait; an "error" event says where.
 	StopStuck = "could not complete"
+	// StopOutOfTime: the budget ran out in the middle of the first
+	// execution, which was stopped there: no schedule was explored.
+	StopOutOfTime = "out of time"
 )
 
 // Limits are what a run allows one test function's exploration.
