@@ -85,6 +85,14 @@ type explorer struct {
 	covering bool
 }
 
+// runStart is when this binary's first exploration started, and
+// runTestsStarted how many it has started: what the binary's tests have
+// taken of a run budget (wire.Config.RunBudgetNS).
+var (
+	runStart        time.Time
+	runTestsStarted int
+)
+
 //go:norace
 func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	x := &explorer{t: t, c: c, set: defaultSettings, start: time.Now(), seen: map[string]bool{}, seenBefore: map[string]bool{}}
@@ -174,6 +182,18 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	}
 	if c.BudgetNS > 0 {
 		x.deadline = x.start.Add(time.Duration(c.BudgetNS))
+	}
+	if c.RunBudgetNS > 0 && c.Mode != "replay" {
+		// The run's budget is shared among the tests left; those before
+		// this one in this binary spent what they took of it.
+		if runStart.IsZero() {
+			runStart = x.start
+		}
+		share := wire.RunShare(time.Duration(c.RunBudgetNS)-x.start.Sub(runStart), c.RunTests-runTestsStarted)
+		runTestsStarted++
+		if dd := x.start.Add(share); x.deadline.IsZero() || dd.Before(x.deadline) {
+			x.deadline = dd
+		}
 	}
 	if d, ok := t.Deadline(); ok {
 		// Leave a tenth of the time, at least a few seconds, to report.

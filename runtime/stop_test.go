@@ -113,3 +113,26 @@ func TestBudgetStopsAnExecution(t *testing.T) {
 		t.Fatalf("test event %+v: want no schedule, stopped out of time, not explored", test)
 	}
 }
+
+// TestRunBudgetShare: a test function's budget is its share of what is
+// left of the run budget, divided among the tests left.
+func TestRunBudgetShare(t *testing.T) {
+	defer func(s time.Time, n int) { runStart, runTestsStarted = s, n }(runStart, runTestsStarted)
+	runStart, runTestsStarted = time.Time{}, 0
+	c := &wire.Config{Mode: "explore", Strategy: "random", Seed: 1, BudgetNS: int64(time.Minute),
+		RunBudgetNS: int64(time.Second), RunTests: 4}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := x.deadline.Sub(x.start); got != 250*time.Millisecond {
+		t.Errorf("first of 4 tests in a 1s run budget: budget %v, want 250ms", got)
+	}
+	y, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := y.deadline.Sub(y.start); got > 334*time.Millisecond || got < wire.MinRunShare {
+		t.Errorf("second of 4 tests: budget %v, want what is left of 1s over 3", got)
+	}
+}
