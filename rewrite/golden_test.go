@@ -56,6 +56,9 @@ func TestGolden(t *testing.T) {
 // TestGoldenCompiles type-checks and compiles the instrumented golden
 // packages, with their tests, against the stub runtime.
 func TestGoldenCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds instrumented code with go (the whole suite runs it)")
+	}
 	b := instrument(t, "testdata/golden", "./...")
 	out, err := goCmd(t, b.ModDir, "test", "-count=1", "-run=^$", "-overlay="+b.Overlay, "./...")
 	if err != nil {

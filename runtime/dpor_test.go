@@ -232,6 +232,9 @@ func differentialNames() []string {
 }
 
 func TestDPORMatchesDFSOutcomes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores every differential program exhaustively twice (the whole suite runs it)")
+	}
 	names := differentialNames()
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {

@@ -85,6 +85,14 @@ type explorer struct {
 	covering bool
 }
 
+// runStart is when this binary's first exploration started, and
+// runTestsStarted how many it has started: what the binary's tests have
+// taken of a run budget (wire.Config.RunBudgetNS).
+var (
+	runStart        time.Time
+	runTestsStarted int
+)
+
 //go:norace
 func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	x := &explorer{t: t, c: c, set: defaultSettings, start: time.Now(), seen: map[string]bool{}, seenBefore: map[string]bool{}}
@@ -175,6 +183,18 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 	if c.BudgetNS > 0 {
 		x.deadline = x.start.Add(time.Duration(c.BudgetNS))
 	}
+	if c.RunBudgetNS > 0 && c.Mode != "replay" {
+		// The run's budget is shared among the tests left; those before
+		// this one in this binary spent what they took of it.
+		if runStart.IsZero() {
+			runStart = x.start
+		}
+		share := wire.RunShare(time.Duration(c.RunBudgetNS)-x.start.Sub(runStart), c.RunTests-runTestsStarted)
+		runTestsStarted++
+		if dd := x.start.Add(share); x.deadline.IsZero() || dd.Before(x.deadline) {
+			x.deadline = dd
+		}
+	}
 	if d, ok := t.Deadline(); ok {
 		// Leave a tenth of the time, at least a few seconds, to report.
 		margin := time.Until(d) / 10
@@ -249,8 +269,19 @@ func (x *explorer) explore(body func(*testing.T)) {
 			x.saveState(true)
 		}
 		x.covering = x.cov != nil
-		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, x.set, x.inputs(), body)
+		set := x.set
+		set.stopAt = x.deadline
+		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, set, x.inputs(), body)
 		x.covering = false
+		if e.overtime {
+			// The budget ran out in the middle of this schedule: it
+			// was not explored, and does not count.
+			x.schedules--
+			if x.schedules == x.resumed {
+				x.stopped = wire.StopOutOfTime
+			}
+			break
+		}
 		if e.hbStopped && !x.warnedHB {
 			x.warnedHB = true
 			x.emit(&wire.Event{Event: "warning", Schedule: x.number(), Message: fmt.Sprintf(

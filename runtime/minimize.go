@@ -35,6 +35,7 @@ func (x *explorer) minimize(e *execution, body func(*testing.T)) (*execution, *r
 	}
 	m.set = x.set
 	m.set.quiet = true
+	m.set.stopAt = m.deadline // a slow candidate is stopped, the best so far kept
 	// The strategy's schedule once more, to learn its deviations.
 	best, devs := m.follow(e)
 	if best == nil {
@@ -89,7 +90,7 @@ func (m *minimizer) run(s strategies.Strategy) *execution {
 //
 //go:norace
 func (m *minimizer) same(r *execution) bool {
-	return r.bug != nil && r.bug.kind == m.e.bug.kind && r.bug.key == m.e.bug.key && !r.uncontrolled && !r.tooLong
+	return r.bug != nil && r.bug.kind == m.e.bug.kind && r.bug.key == m.e.bug.key && !r.uncontrolled && !r.tooLong && !r.overtime
 }
 
 // follow runs the schedule of e again and returns the run and its

@@ -77,6 +77,10 @@ type settings struct {
 	// the goroutines left behind by a test go on, timers firing, before
 	// the leak check.
 	timerEarly, stepCost, leakGrace time.Duration
+	// stopAt, when set, stops an execution still running at that
+	// moment (overtime): a budget or a minimization's time is a promise,
+	// however long the program's executions.
+	stopAt time.Time
 	// uniformCost charges stepCost for every step and read of the clock,
 	// and no timer latency, instead of Go's costs (costs.go).
 	uniformCost bool
@@ -149,6 +153,7 @@ type execution struct {
 	parallel rmap[*testing.T, *parGroup]
 	fair     uint64 // fairChoice's generator state
 	tooLong  bool   // stopped at settings.maxSteps, not a bug
+	overtime bool   // stopped at settings.stopAt, not a bug
 	// hbStopped: the race detector stopped in this execution, past
 	// maxRaceGoroutines goroutines (detector.go).
 	hbStopped bool
@@ -688,6 +693,13 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.abortLocked(me, nil)
 			return nil
 		}
+		if e.steps&1023 == 0 && !e.set.stopAt.IsZero() && time.Now().After(e.set.stopAt) {
+			// The time allowed ran out in the middle of an execution
+			// (a budget, a minimization): it stops here, not a bug.
+			e.overtime = true
+			e.abortLocked(me, nil)
+			return nil
+		}
 		e.pt.Kind = strategies.Goroutine
 		e.pt.Current = -1 // the watchdog's decisions: nobody reached the point
 		if me != nil {
@@ -986,6 +998,9 @@ func (e *execution) releaseAdopted() {
 //go:norace
 func (e *execution) failMain() {
 	e.t.Helper()
+	if e.bug == nil && e.overtime {
+		e.t.Skipf("gosct: the time allowed ran out in the middle of the execution: stopped, not explored")
+	}
 	if e.bug == nil {
 		e.t.Skipf("gosct: the execution exceeded %d scheduling steps while still changing shared state: too long to explore (raise --max-steps)", e.set.maxSteps)
 	}

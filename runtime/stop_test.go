@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gosct/gosct/internal/wire"
 )
@@ -42,5 +43,96 @@ func TestTooLongIsNotExplored(t *testing.T) {
 	}
 	if test == nil || test.Schedules != 1 || test.Message != wire.StopTooLong || test.Outcome() != wire.OutcomeNotExplored || !warned {
 		t.Fatalf("test event %+v (warned %v): want one schedule, stopped as too long, not explored", test, warned)
+	}
+}
+
+// TestOvertimeIsStopped: an execution still running when the time allowed
+// runs out (a budget, a minimization) is stopped in the middle, not run to
+// its end, and is not a bug.
+func TestOvertimeIsStopped(t *testing.T) {
+	dir := t.TempDir()
+	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 50, Seed: 1,
+		TraceDir: filepath.Join(dir, "traces"), Results: filepath.Join(dir, "results.jsonl")}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 100_000
+	iterations := 0
+	set := x.set
+	set.stopAt = time.Now().Add(-time.Second)
+	e, _ := x.runOnce("overtime", x.strat, set, x.inputs(), func(t *testing.T) {
+		var mu sync.Mutex
+		for iterations = 0; iterations < n; iterations++ {
+			Lock(&mu)
+			Unlock(&mu)
+		}
+	})
+	if !e.overtime || e.bug != nil || iterations >= n {
+		t.Fatalf("overtime %v, bug %v, %d of %d iterations: want the execution stopped in the middle, no bug", e.overtime, e.bug, iterations, n)
+	}
+}
+
+// TestBudgetStopsAnExecution: the budget stops an execution that outlasts
+// it; the schedule cut there does not count, and a test none of whose
+// schedules ended is "not explored".
+func TestBudgetStopsAnExecution(t *testing.T) {
+	dir := t.TempDir()
+	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 50, Seed: 1, BudgetNS: int64(300 * time.Millisecond),
+		TraceDir: filepath.Join(dir, "traces"), Results: filepath.Join(dir, "results.jsonl")}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.explore(func(t *testing.T) {
+		// Runs well past the budget unless stopped (not asserted in
+		// time: a loaded machine only makes it longer).
+		var mu sync.Mutex
+		begin := time.Now()
+		for i := 0; i < 400_000 && time.Since(begin) < 5*time.Second; i++ {
+			Lock(&mu)
+			Unlock(&mu)
+		}
+	})
+	var test *wire.Event
+	for _, e := range readEvents(t, c.Results) {
+		switch e.Event {
+		case "test":
+			test = &e
+		case "bug":
+			t.Errorf("bug: %s", e.Message)
+		}
+	}
+	if test == nil {
+		t.Fatal("no test event")
+	}
+	if test.Schedules == 0 && test.Message == "" {
+		t.Skip("the machine was too loaded to start the first schedule within the budget")
+	}
+	if test.Schedules != 0 || test.Message != wire.StopOutOfTime || test.Outcome() != wire.OutcomeNotExplored {
+		t.Fatalf("test event %+v: want no schedule, stopped out of time, not explored", test)
+	}
+}
+
+// TestRunBudgetShare: a test function's budget is its share of what is
+// left of the run budget, divided among the tests left.
+func TestRunBudgetShare(t *testing.T) {
+	defer func(s time.Time, n int) { runStart, runTestsStarted = s, n }(runStart, runTestsStarted)
+	runStart, runTestsStarted = time.Time{}, 0
+	c := &wire.Config{Mode: "explore", Strategy: "random", Seed: 1, BudgetNS: int64(time.Minute),
+		RunBudgetNS: int64(time.Second), RunTests: 4}
+	x, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := x.deadline.Sub(x.start); got != 250*time.Millisecond {
+		t.Errorf("first of 4 tests in a 1s run budget: budget %v, want 250ms", got)
+	}
+	y, err := newExplorer(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := y.deadline.Sub(y.start); got > 334*time.Millisecond || got < wire.MinRunShare {
+		t.Errorf("second of 4 tests: budget %v, want what is left of 1s over 3", got)
 	}
 }

@@ -40,6 +40,9 @@ func lighter(n int) int {
 // past the fairness window (20,000 steps) while the test goroutine is
 // runnable: under pct and the systematic strategies it starves it first.
 func TestLongTimeoutOnCompletedWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs long computations under every strategy (the whole suite runs it)")
+	}
 	for _, s := range allStrategies {
 		n := 200
 		switch s {

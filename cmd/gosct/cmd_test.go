@@ -467,3 +467,43 @@ func TestCmdReplayUsesTraceDir(t *testing.T) {
 		t.Errorf("the report does not point at the replayed trace:\n%s", out)
 	}
 }
+
+// TestCmdTestRunBudget: the command gives the test binary what is left of
+// the run budget and the tests left to share it; --run-budget 0, none.
+func TestCmdTestRunBudget(t *testing.T) {
+	useFakeRuntime(t, "pass")
+	for _, c := range []struct {
+		flag       string
+		budget     float64
+		tests      float64
+		wantAbsent bool
+	}{
+		{"90s", 90e9, 2, false},
+		{"0", 0, 0, true},
+	} {
+		rec := filepath.Join(t.TempDir(), "record")
+		t.Setenv("FAKE_RECORD", rec)
+		if code, out, errOut := gosct(t, "test", "--run-budget", c.flag, "--trace-dir", t.TempDir(), "."); code != exitOK {
+			t.Fatalf("--run-budget %s: exit %d\nstdout:\n%s\nstderr:\n%s", c.flag, code, out, errOut)
+		}
+		b, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ Config map[string]any }
+		if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
+			t.Fatal(err)
+		}
+		budget, hasBudget := got.Config["run_budget_ns"]
+		tests, hasTests := got.Config["run_tests"]
+		if c.wantAbsent {
+			if hasBudget || hasTests {
+				t.Errorf("--run-budget 0: config %v, want no run budget", got.Config)
+			}
+			continue
+		}
+		if budget != c.budget || tests != c.tests {
+			t.Errorf("--run-budget %s: run_budget_ns %v, run_tests %v; want %v over %v tests", c.flag, budget, tests, c.budget, c.tests)
+		}
+	}
+}

@@ -21,6 +21,11 @@ import (
 // package's.
 const defaultBudget = time.Minute
 
+// defaultRunBudget is the exploration time of a whole run (--run-budget),
+// shared among its test functions: a run over a module's ./... ends in
+// minutes however many tests it has (docs/strategies.md, "A run's budget").
+const defaultRunBudget = 5 * time.Minute
+
 // defaultMinimize bounds the shrinking of a bug's schedule: most shrink in
 // a few dozen runs of the test, well within it (docs/results.md).
 const defaultMinimize = 5 * time.Second
@@ -42,6 +47,7 @@ type testOptions struct {
 	strategy  string
 	schedules int
 	budget    time.Duration
+	runBudget time.Duration
 	seed      int64
 	seedSet   bool
 	bound     int
@@ -126,6 +132,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.StringVar(&o.strategy, "strategy", strategies.DefaultStrategy, "search strategy: "+strings.Join(strategies.Names(), ", ")+" (below)")
 	fs.IntVar(&o.schedules, "schedules", strategies.DefaultSchedules, "most schedules per test function")
 	fs.DurationVar(&o.budget, "budget", defaultBudget, "wall-clock budget per test function (0: none)")
+	fs.DurationVar(&o.runBudget, "run-budget", defaultRunBudget, "exploration time of the whole run, shared among its test functions: each takes an equal share of what is left, the time one does not use goes to the next (0: none)")
 	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
 	fs.IntVar(&o.bound, "bound", 0, fmt.Sprintf("pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default %d); dpor: a preemption bound (default none)", strategies.DefaultBound))
 	fs.IntVar(&o.depth, "depth", strategies.DefaultDepth, "pct: the bug depth d")
@@ -253,6 +260,9 @@ func (o *testOptions) validate() error {
 	}
 	if o.budget < 0 {
 		return usagef("--budget must not be negative, not %v", o.budget)
+	}
+	if o.runBudget < 0 {
+		return usagef("--run-budget must not be negative, not %v", o.runBudget)
 	}
 	if o.bound < -1 {
 		return usagef("--bound must not be negative, not %d", o.bound)

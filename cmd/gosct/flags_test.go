@@ -13,7 +13,7 @@ func TestParseTestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.strategy != "portfolio" || o.schedules != 1000 || o.budget != defaultBudget ||
+	if o.strategy != "portfolio" || o.schedules != 1000 || o.budget != defaultBudget || o.runBudget != defaultRunBudget ||
 		o.depth != 3 || o.races != "report" || o.seedSet || o.json || o.keepGoing || !o.deps || o.depsSet {
 		t.Errorf("defaults: %+v", o)
 	}
@@ -30,7 +30,7 @@ func TestParseTestFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := testOptions{strategy: "pct", strategySet: true, schedules: 50, budget: 3 * time.Second, seed: 9, seedSet: true,
+	want := testOptions{strategy: "pct", strategySet: true, schedules: 50, budget: 3 * time.Second, runBudget: defaultRunBudget, seed: 9, seedSet: true,
 		bound: 2, depth: 2, run: "TestQ/sub", traceDir: "tr", json: true, jsonMode: "gosct", keepGoing: true, deps: true, depsSet: true,
 		maxSteps: 500, races: "report", verbose: true, shardBy: "auto", minimize: defaultMinimize, timing: "loaded", packages: []string{"./a", "./b/..."}}
 	got := *o
@@ -133,6 +133,7 @@ func TestParseTestErrors(t *testing.T) {
 		{[]string{"--schedules", "-1"}, "--schedules must be at least 1"},
 		{[]string{"--schedules", "0"}, "--schedules must be at least 1"},
 		{[]string{"--budget", "-1s"}, "--budget must not be negative"},
+		{[]string{"--run-budget", "-1s"}, "--run-budget must not be negative"},
 		{[]string{"--bound", "-2"}, "--bound must not be negative"},
 		{[]string{"--bound", "-1"}, "--bound must not be negative"},
 		{[]string{"--depth", "0"}, "--depth must be at least 1"},

@@ -29,6 +29,10 @@ type progress struct {
 	current   int // schedules of the test in progress
 	bugs      int
 	start     time.Time
+	// runTests are the test functions of the whole run, runDone those
+	// finished; runBudget is --run-budget, which bounds the ETA.
+	runTests, runDone int
+	runBudget         time.Duration
 }
 
 // isTerminal reports whether f is a character device, which is all the
@@ -40,6 +44,27 @@ func isTerminal(f *os.File) bool {
 
 func newProgress(w io.Writer, strategy string) *progress {
 	return &progress{w: w, strategy: strategy, start: time.Now()}
+}
+
+// plan sets what the whole run will explore, for done/total and the ETA.
+func (p *progress) plan(tests int, budget time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.runTests, p.runBudget = tests, budget
+}
+
+// eta estimates the time the run has left: the mean time of the tests
+// done so far for each test left, no more than the run budget left.
+func (p *progress) eta(elapsed time.Duration) (time.Duration, bool) {
+	left := p.runTests - p.runDone
+	if p.runDone == 0 || left <= 0 {
+		return 0, false
+	}
+	eta := elapsed / time.Duration(p.runDone) * time.Duration(left)
+	if p.runBudget > 0 {
+		eta = min(eta, max(p.runBudget-elapsed, 0))
+	}
+	return eta.Round(time.Second), true
 }
 
 // begin starts the run of a package's binary over tests test functions.
@@ -73,6 +98,7 @@ func (p *progress) observe(evs []wire.Event) {
 			}
 		case "test":
 			p.testsDone++
+			p.runDone++
 			p.done += e.Schedules
 			p.current = 0
 			p.test = ""
@@ -92,6 +118,12 @@ func (p *progress) draw() {
 	}
 	line := fmt.Sprintf("%s  [%d/%d tests]  %s  %d schedules  %s/s  %d bug%s",
 		what, p.testsDone, p.tests, p.strategy, n, rate(n, el), p.bugs, plural(p.bugs))
+	if p.runTests > 0 {
+		line += fmt.Sprintf("  run: %d/%d tests", p.runDone, p.runTests)
+		if eta, ok := p.eta(time.Since(p.start)); ok {
+			line += ", ETA " + eta.String()
+		}
+	}
 	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
 	p.drawn = true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gosct/gosct/internal/wire"
 )
@@ -33,5 +34,26 @@ func TestProgressLine(t *testing.T) {
 	p.clear()
 	if b.Len() != 0 {
 		t.Errorf("a second clear wrote %q", b.String())
+	}
+}
+
+// TestProgressRunETA: the line shows the run's tests done of all, and an
+// ETA from the mean time of the tests done, no more than the run budget
+// left.
+func TestProgressRunETA(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, "portfolio")
+	p.plan(10, time.Minute)
+	p.begin("example.com/q", 4)
+	p.observe([]wire.Event{{Event: "test", Test: "TestA"}, {Event: "test", Test: "TestB"}})
+	p.draw()
+	if line := b.String(); !strings.Contains(line, "run: 2/10 tests, ETA ") {
+		t.Errorf("progress line %q lacks the run's done/total and ETA", line)
+	}
+	if eta, ok := p.eta(10 * time.Second); !ok || eta != 40*time.Second {
+		t.Errorf("eta after 2 tests in 10s, 8 left: %v %v, want 40s", eta, ok)
+	}
+	if eta, _ := p.eta(50 * time.Second); eta != 10*time.Second {
+		t.Errorf("eta after 50s of a 1m run budget: %v, want the 10s left", eta)
 	}
 }

@@ -285,7 +285,18 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		rep.message("error", "", "", "", fmt.Sprintf("no package to test matches %s", strings.Join(o.packages, " ")))
 	}
 	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(testsOf(p)) > 0 })
+	// The run budget counts the time the test binaries explore, not the
+	// builds: testsLeft are the test functions of the packages not run yet.
+	var explored time.Duration
+	testsLeft := 0
+	for _, pkg := range b.Packages {
+		testsLeft += len(testsOf(pkg))
+	}
+	if rep.progress != nil {
+		rep.progress.plan(testsLeft, o.runBudget)
+	}
 	for i, pkg := range b.Packages {
+		testsLeft -= len(testsOf(pkg))
 		if ctx.Err() != nil {
 			break
 		}
@@ -331,6 +342,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			TimerEarly: o.timerEarly, LeakGrace: o.leakGrace,
 			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "", Guide: guide,
 		}
+		if o.runBudget > 0 {
+			cfg.RunBudgetNS, cfg.RunTests = int64(max(o.runBudget-explored, 0)), testsLeft+len(tests)
+		}
 		if rep.cov != nil {
 			rep.cov.addPackage(pkg)
 		}
@@ -342,10 +356,21 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			cfg.Shard, cfg.Shards, cfg.Total = o.shardIndex, o.shards, o.schedules
 		}
 		if o.perProcess {
-			r.perProcess(i, pkg, bin, cfg, o.run, tests, wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing})
+			budget := o.budget
+			if cfg.RunBudgetNS > 0 {
+				// Its processes share the test's part of the run
+				// budget, divided here once for the package.
+				share := wire.RunShare(time.Duration(cfg.RunBudgetNS), cfg.RunTests)
+				if budget == 0 || share < budget {
+					budget = share
+				}
+				cfg.RunBudgetNS, cfg.RunTests = 0, 0
+			}
+			r.perProcess(i, pkg, bin, cfg, o.run, tests, wire.Limits{Schedules: o.schedules, Budget: budget, KeepGoing: o.keepGoing})
 		} else {
 			r.runTests(i, pkg, bin, cfg, run, tests, "")
 		}
+		explored += time.Since(start)
 		status, detail := pkgStatus(r.bugs-bugs0, rep.errors-errs0, len(rep.notExplored)-unexplored0)
 		rep.pkgResult(status, pkg.ImportPath, time.Since(start).Seconds(), detail)
 	}

@@ -19,7 +19,21 @@ const (
 	// StopStuck: goroutines of the test stayed blocked in uncontrolled
 	// code past --uncontrolled-wait; an "error" event says where.
 	StopStuck = "could not complete"
+	// StopOutOfTime: the budget ran out in the middle of the first
+	// execution, which was stopped there: no schedule was explored.
+	StopOutOfTime = "out of time"
 )
+
+// MinRunShare is the least of a run budget a test function gets, however
+// little is left: enough for a few schedules, where most bugs show.
+const MinRunShare = 200 * time.Millisecond
+
+// RunShare is a test function's share of a run budget (Config.RunBudgetNS):
+// what is left, divided equally among the tests left, itself included.
+func RunShare(left time.Duration, tests int) time.Duration {
+	share := left / time.Duration(max(tests, 1))
+	return max(share, MinRunShare)
+}
 
 // Limits are what a run allows one test function's exploration.
 type Limits struct {

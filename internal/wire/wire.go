@@ -131,6 +131,15 @@ type Config struct {
 	// ranges divide; 0 means Schedules. (It differs from Schedules in
 	// per-process mode, where every process runs one.)
 	Total int `json:"total,omitempty"`
+
+	// RunBudgetNS is what is left of the whole run's exploration budget
+	// (gosct test --run-budget) when this binary starts, RunTests the
+	// test functions the run has left to explore, this binary's among
+	// them: each test function takes an equal share of what is left when
+	// it starts (at least MinRunShare), so that the time one does not use
+	// goes to those after it. 0: no run budget.
+	RunBudgetNS int64 `json:"run_budget_ns,omitempty"`
+	RunTests    int   `json:"run_tests,omitempty"`
 }
 
 // Sharded reports whether the run is one part of a divided search.

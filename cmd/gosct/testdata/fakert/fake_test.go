@@ -26,6 +26,9 @@ type config struct {
 	Trace     string `json:"trace"`
 	Continue  bool   `json:"continue"`
 	Results   string `json:"results"`
+	// The run budget, as the command passed it.
+	RunBudgetNS int64 `json:"run_budget_ns,omitempty"`
+	RunTests    int   `json:"run_tests,omitempty"`
 }
 
 var tests = []string{"TestA", "TestB"}
