@@ -266,7 +266,7 @@ func (rep *SeedReport) totals(w io.Writer) {
 			return
 		}
 		rows = append(rows, []string{s, fmt.Sprintf("%d / %d", some, progs), fmt.Sprintf("%d / %d", every, progs),
-			fmt.Sprintf("%d / %d", found, runs), trimFloat(math.Round(10*math.Exp(logSum/float64(progs)))/10)})
+			fmt.Sprintf("%d / %d", found, runs), trimFloat(math.Round(10*math.Exp(logSum/float64(progs))) / 10)})
 	}
 	fmt.Fprintf(w, "All the buggy programs (a median above the limit counted as the limit):\n\n")
 	table(w, []string{"strategy", "found by some seed", "by every seed", "runs that found it", "geometric mean of the medians"}, rows)
