@@ -379,6 +379,9 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		// Where this execution's decisions are the last one's, so are
 		// its charges (charge.go).
 		e.prevTrail, e.prevCharges = x.prevTrail, x.prevCharges
+		// The trail grows to about the last one's length: one
+		// allocation, not one per doubling.
+		e.trail = make([]decision, 0, len(x.prevTrail)+len(x.prevTrail)/8)
 		defer func() { x.prevTrail, x.prevCharges = e.trail, e.charges }()
 	}
 	ok := x.t.Run(name, func(t *testing.T) {

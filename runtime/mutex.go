@@ -46,10 +46,7 @@ func (e *execution) takeMutex(me *goroutine, st *mutexState, kind string) {
 	st.waiters.remove(me)
 	st.locked, st.holder = true, me
 	if len(st.waiters) > 0 {
-		what := kind + " held by " + gname(me)
-		for _, w := range st.waiters {
-			e.unready(w, what)
-		}
+		e.unreadyAll(st.waiters, kind+" held by "+gname(me))
 	}
 }
 
@@ -58,9 +55,7 @@ func (e *execution) takeMutex(me *goroutine, st *mutexState, kind string) {
 //go:norace
 func (e *execution) releaseMutex(st *mutexState) {
 	st.locked, st.holder = false, nil
-	for _, w := range st.waiters {
-		e.ready(w)
-	}
+	e.readyAll(st.waiters)
 }
 
 // Lock locks m: the rewriting of m.Lock() for a sync.Mutex. It is not

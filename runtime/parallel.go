@@ -121,7 +121,7 @@ func parallelDone(g *goroutine) {
 //
 //go:norace
 func testSignal(t *testing.T) chan bool {
-	v := reflect.ValueOf(t).Elem().FieldByName("signal")
+	v := fieldByName(reflect.ValueOf(t).Elem(), "signal")
 	if !v.IsValid() || v.Type() != reflect.TypeFor[chan bool]() {
 		return nil
 	}

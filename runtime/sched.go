@@ -757,7 +757,9 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.recordEnabled(ch)
 		}
 		e.progress.Add(1)
-		e.idleSince = time.Time{}
+		if !e.idleSince.IsZero() {
+			e.idleSince = time.Time{} // a write only when needed: a store of a time is a write barrier in a GC
+		}
 		if id == strategies.Clock {
 			// The clock's step: a timer fires, and the goroutine that
 			// reached the point is still there for the next decision.

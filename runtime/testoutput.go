@@ -50,7 +50,7 @@ func captureLog(t *testing.T) *testLog {
 	if t == nil {
 		return nil
 	}
-	c := reflect.ValueOf(t).Elem().FieldByName("common")
+	c := fieldByName(reflect.ValueOf(t).Elem(), "common")
 	if !c.IsValid() {
 		return nil
 	}
@@ -59,10 +59,10 @@ func captureLog(t *testing.T) *testLog {
 		return nil
 	}
 	l := &testLog{t: t, mu: mu}
-	if out := c.FieldByName("output"); out.IsValid() && out.Type() == reflect.TypeOf([]byte(nil)) {
+	if out := fieldByName(c, "output"); out.IsValid() && out.Type() == reflect.TypeOf([]byte(nil)) {
 		l.output = settable(out)
 	}
-	ch := c.FieldByName("chatty")
+	ch := fieldByName(c, "chatty")
 	if !ch.IsValid() || ch.Kind() != reflect.Pointer || ch.IsNil() {
 		if !l.output.IsValid() {
 			return nil
@@ -73,14 +73,14 @@ func captureLog(t *testing.T) *testLog {
 	// same, its last name t's own, which "=== RUN" just printed.
 	shared := settable(ch).Elem()
 	mine := reflect.New(shared.Type())
-	w, json, last := shared.FieldByName("w"), shared.FieldByName("json"), mine.Elem().FieldByName("lastName")
+	w, json, last := fieldByName(shared, "w"), fieldByName(shared, "json"), fieldByName(mine.Elem(), "lastName")
 	if !w.IsValid() || w.Type() != reflect.TypeOf((*io.Writer)(nil)).Elem() || !json.IsValid() || json.Kind() != reflect.Bool ||
 		!last.IsValid() || last.Kind() != reflect.String {
 		return nil
 	}
 	l.tee = &teeWriter{w: settable(w).Interface().(io.Writer)}
-	settable(mine.Elem().FieldByName("w")).Set(reflect.ValueOf(io.Writer(l.tee)))
-	settable(mine.Elem().FieldByName("json")).SetBool(json.Bool())
+	settable(fieldByName(mine.Elem(), "w")).Set(reflect.ValueOf(io.Writer(l.tee)))
+	settable(fieldByName(mine.Elem(), "json")).SetBool(json.Bool())
 	settable(last).SetString(t.Name())
 	l.chatty = settable(ch)
 	l.shared = reflect.New(ch.Type()).Elem()
@@ -188,11 +188,53 @@ func (tw *teeWriter) String() string {
 //
 //go:norace
 func fieldOf[T any](v reflect.Value, name string) (*T, bool) {
-	f := v.FieldByName(name)
+	f := fieldByName(v, name)
 	if !f.IsValid() || f.Type() != reflect.TypeOf((*T)(nil)).Elem() {
 		return nil, false
 	}
 	return (*T)(unsafe.Pointer(f.UnsafeAddr())), true
+}
+
+// fieldIndex caches the index of a struct type's field by name: Go's
+// reflect looks a name up field by field, and captureLog looks up seven
+// in testing's types at every execution.
+var fieldIndex struct {
+	sync.Mutex
+	m map[fieldKey][]int
+}
+
+type fieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+// fieldByName is v.FieldByName(name), its index cached by type.
+//
+//go:norace
+func fieldByName(v reflect.Value, name string) reflect.Value {
+	k := fieldKey{v.Type(), name}
+	fieldIndex.Lock()
+	idx, ok := fieldIndex.m[k]
+	fieldIndex.Unlock()
+	if !ok {
+		if f, found := k.t.FieldByName(name); found {
+			idx = f.Index
+		}
+		fieldIndex.Lock()
+		if fieldIndex.m == nil {
+			fieldIndex.m = map[fieldKey][]int{}
+		}
+		fieldIndex.m[k] = idx
+		fieldIndex.Unlock()
+	}
+	if idx == nil {
+		return reflect.Value{}
+	}
+	f, err := v.FieldByIndexErr(idx)
+	if err != nil {
+		return reflect.Value{}
+	}
+	return f
 }
 
 // settable makes an addressable, unexported field settable.

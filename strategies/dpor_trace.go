@@ -1,5 +1,7 @@
 package strategies
 
+import "slices"
+
 // The trace of one execution, as dpor records it, and the race analysis
 // run on it when the execution ends (the deferred race detection of
 // Nidhugg and of the source-sets paper, §5: the races of an execution are
@@ -95,6 +97,13 @@ type analysis struct {
 	lastFire int32
 	deps     []int32
 	locks    []int32 // lock candidates of the step being analysed
+	// lockSeen[l] is j+1 when step l is a lock candidate of step j
+	// already (a mark: the candidates' membership in O(1)); maxima and
+	// byStep are lockRaces' scratch.
+	lockSeen []int32
+	cur      int32 // the step being analysed
+	maxima   []int32
+	byStep   []int32
 	prev     []uint32
 	seen     []bool
 }
@@ -176,7 +185,12 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 	an.hists = an.hists[:0]
 	an.global = -1
 	an.lastFire = -1
+	an.lockSeen = an.lockSeen[:0]
+	for len(an.lockSeen) < n {
+		an.lockSeen = append(an.lockSeen, 0)
+	}
 	for j := 0; j < n; j++ {
+		an.cur = int32(j)
 		s := &t.steps[j]
 		g := slot(int(s.g))
 		// The goroutine's clock before the step: its previous step, or
@@ -302,7 +316,8 @@ func (an *analysis) touch(a Access) {
 		}
 		if a.Op == OpLock {
 			for _, l := range h.locks {
-				if !containsInt32(an.locks, l) {
+				if mark := an.cur + 1; an.lockSeen[l] != mark {
+					an.lockSeen[l] = mark
 					an.locks = append(an.locks, l)
 				}
 			}
@@ -386,14 +401,41 @@ func containsInt32(s []int32, x int32) bool {
 // and the races of an early firing reverse it where it could); races
 // found twice are harmless.
 func (an *analysis) lockRaces(j int, race func(d, j int)) {
+	if len(an.locks) == 0 {
+		return
+	}
 	g := an.t.steps[j].g
+	// A candidate happens before another candidate exactly when it
+	// happens before one of the candidates that happen before none
+	// (the maxima; the relation is transitive): with the acquisitions of
+	// one mutex ordered by its releases there is one, so each candidate
+	// is checked against one or a few, not against all of them.
+	an.byStep = append(an.byStep[:0], an.locks...)
+	slices.Sort(an.byStep)
+	an.maxima = an.maxima[:0]
+	for i := len(an.byStep) - 1; i >= 0; i-- {
+		x := an.byStep[i]
+		if an.t.steps[x].g == g {
+			continue
+		}
+		dominated := false
+		for _, m := range an.maxima {
+			if an.hb(int(x), int(m)) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			an.maxima = append(an.maxima, x)
+		}
+	}
 	for _, l := range an.locks {
 		if an.t.steps[l].g == g || l < an.lastFire || an.hbClock(int(l), an.prev) || containsInt32(an.deps, l) {
 			continue
 		}
 		later := false
-		for _, x := range an.locks {
-			if x != l && an.t.steps[x].g != g && an.hb(int(l), int(x)) {
+		for _, m := range an.maxima {
+			if m != l && an.hb(int(l), int(m)) {
 				later = true
 				break
 			}

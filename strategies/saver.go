@@ -110,6 +110,7 @@ func (s *search) Load(r io.Reader) error {
 	}
 	s.front.close()
 	s.bound, s.top, s.item, s.stack, s.front = v.Bound, v.Top, item, v.Levels, front
+	s.nz, s.nzLevels = s.nz[:0], 0
 	s.base = 0
 	if len(item) > 0 {
 		s.base = item[len(item)-1].Pos + 1

@@ -93,6 +93,11 @@ type search struct {
 	maxDepth int
 	scratch  []int
 	emit     []delta
+	// nz holds the deltas of stack[:nzLevels] (the levels whose rank is
+	// not 0), so that filing a point's children costs the item's size,
+	// not the depth: see file.
+	nz       []delta
+	nzLevels int
 	// part, when the search is one machine's part of a sharded search,
 	// restricts it to the leaves of that part (shard.go); probes counts the
 	// executions it ran outside them.
@@ -162,6 +167,7 @@ func (s *search) NewExecution() bool {
 
 func (s *search) begin() {
 	s.pos, s.di, s.acc = 0, 0, 0
+	s.nz, s.nzLevels = s.nz[:0], 0
 	s.runs++
 	s.passNew++
 	if s.part != nil {
@@ -209,6 +215,7 @@ func (s *search) Next(p *Point) int {
 			// Keep going with what the point offers; below is new.
 			s.diverged++
 			s.stack = s.stack[:j+1]
+			s.forgetLevels(j)
 			l.N, l.Kind, l.Free = len(ord), p.Kind, model == free
 			if !l.Free || l.Rank >= l.N {
 				l.Rank = 0
@@ -266,15 +273,39 @@ func (s *search) file(i, n int, model costModel) {
 			continue // other machines' subtree
 		}
 		e := append(s.emit[:0], s.item...)
-		for j, l := range s.stack[:len(s.stack)-1] {
-			if l.Rank != 0 {
-				e = append(e, delta{s.base + j, l.Rank})
-			}
-		}
+		e = append(e, s.levelDeltas()...)
 		e = append(e, delta{i, r})
 		s.emit = e
 		s.front.push(c, e)
 	}
+}
+
+// levelDeltas returns the deltas of the stack's levels but the last, kept
+// from one point to the next: the levels below the last change only when
+// a new execution begins or a replay diverges (forgetLevels).
+func (s *search) levelDeltas() []delta {
+	if s.nzLevels > len(s.stack)-1 {
+		s.forgetLevels(len(s.stack) - 1)
+	}
+	for ; s.nzLevels < len(s.stack)-1; s.nzLevels++ {
+		if l := s.stack[s.nzLevels]; l.Rank != 0 {
+			s.nz = append(s.nz, delta{s.base + s.nzLevels, l.Rank})
+		}
+	}
+	return s.nz
+}
+
+// forgetLevels drops the kept deltas of the levels from j on.
+func (s *search) forgetLevels(j int) {
+	if j >= s.nzLevels {
+		return
+	}
+	s.nzLevels = max(j, 0)
+	k := len(s.nz)
+	for k > 0 && s.nz[k-1].Pos >= s.base+s.nzLevels {
+		k--
+	}
+	s.nz = s.nz[:k]
 }
 
 // Stateless is true: the search re-executes prefixes of its schedules.
