@@ -223,14 +223,15 @@ func (q *gProg) edit(k, how int) bool {
 	return changed
 }
 
-// skipUnderRace skips the generated check under -race: its programs race
-// on purpose (plain variables, a send beside a close), and Go's detector
-// reports those races in the interpreter, which runs every access for
-// real. The check runs in the plain test run.
+// skipUnderRace skips a test under -race whose program races on purpose
+// (the generated check's plain variables and sends beside a close, a
+// victim's unsynchronized flag): Go's detector sees a program's races
+// under gosct, as it would under go test, and fails the test for them.
+// These tests run in the plain test run.
 func skipUnderRace(t *testing.T) {
 	t.Helper()
 	if raceEnabled {
-		t.Skip("generated programs race on purpose; Go's race detector would report them")
+		t.Skip("the program under test races on purpose; Go's race detector would report it")
 	}
 }
 

@@ -141,9 +141,8 @@ func (e *execution) setInputs(in inputs) {
 		// math/rand's generators are made before the execution's
 		// goroutines start, which Go's race detector sees: made by
 		// the first goroutine to draw, a later drawer would be
-		// reported racing with it.
-		e.rnd()
-		e.rnd2()
+		// reported racing with it. Making them draws nothing.
+		e.makeRand()
 	}
 }
 
@@ -190,11 +189,23 @@ func (r *execSource) Seed(int64) {}
 //go:norace
 func (e *execution) rnd() *mrand.Rand {
 	e.noteDrawn(ctlRand)
+	e.makeRand()
+	return e.rand1
+}
+
+// makeRand makes the execution's math/rand and math/rand/v2 generators
+// if they are not made yet.
+//
+//go:norace
+func (e *execution) makeRand() {
 	if e.rand1 == nil {
 		e.initSource()
 		e.rand1 = mrand.New(&e.src)
 	}
-	return e.rand1
+	if e.rand2 == nil {
+		e.initSource()
+		e.rand2 = mrand2.New(&e.src)
+	}
 }
 
 // rnd2 returns the execution's math/rand/v2 generator. Token held.
@@ -202,10 +213,7 @@ func (e *execution) rnd() *mrand.Rand {
 //go:norace
 func (e *execution) rnd2() *mrand2.Rand {
 	e.noteDrawn(ctlRand)
-	if e.rand2 == nil {
-		e.initSource()
-		e.rand2 = mrand2.New(&e.src)
-	}
+	e.makeRand()
 	return e.rand2
 }
 

@@ -29,6 +29,7 @@ func TestVictimSleepForAGoroutine(t *testing.T) {
 }
 
 func TestTimingDependentReported(t *testing.T) {
+	skipUnderRace(t) // the victim races on purpose
 	b := wantBug(t, victim(t, "TestVictimSleepForAGoroutine", wire.Config{Strategy: "random", Schedules: 200, MinimizeNS: int64(5 * time.Second)}), "failure")
 	// (Positions in this package's own tests are the runtime's, which
 	// reports leave out: the e2e tests of cmd/gosct check them.)
@@ -67,6 +68,7 @@ func TestVictimFailsWhateverTheTime(t *testing.T) {
 }
 
 func TestEarlyFiringDroppedWhenNotNeeded(t *testing.T) {
+	skipUnderRace(t) // the victim races on purpose
 	// Seeds whose first schedule fires the sleep early: random chooses
 	// between the goroutine and the clock with even odds.
 	for seed := int64(1); seed <= 20; seed++ {
