@@ -6,8 +6,11 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gosct/gosct/replay"
 )
 
 // TestHelperBuildsForGo118: the helper file is added to the user's
@@ -28,5 +31,20 @@ func TestHelperBuildsForGo118(t *testing.T) {
 	conf := types.Config{GoVersion: "go1.18", Importer: importer.ForCompiler(fset, "source", nil)}
 	if _, err := conf.Check("p", fset, []*ast.File{f}, nil); err != nil {
 		t.Fatalf("the helper does not build at go 1.18: %v", err)
+	}
+}
+
+// TestUnrecordedReason: a trace without the goroutines that could run at
+// each decision is blamed on an older gosct only when the bug replayed
+// (not uncontrolled): a bug whose detailed re-run did not come back keeps
+// its first run's trace, written by this gosct (tidwall/buntdb).
+func TestUnrecordedReason(t *testing.T) {
+	tr := &replay.Trace{Uncontrolled: true}
+	if r := unrecordedReason(tr); strings.Contains(r, "older gosct") || !strings.Contains(r, "--per-process") {
+		t.Errorf("uncontrolled trace: %q", r)
+	}
+	tr.Uncontrolled = false
+	if r := unrecordedReason(tr); !strings.Contains(r, "older gosct") {
+		t.Errorf("replayed trace: %q", r)
 	}
 }
