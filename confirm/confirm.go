@@ -113,6 +113,9 @@ func (a Attempt) String() string {
 
 // Confirm runs trace t's test under go test with the holds of its
 // schedule, in the ways opts says, and returns what it showed.
+//
+// A trace without the goroutines that could run at each decision cannot be
+// confirmed (unrecordedReason says why it lacks them).
 func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error) {
 	opts.defaults()
 	r := &Result{}
@@ -127,7 +130,7 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		recorded = recorded || len(d.Enabled) > 0
 	}
 	if !recorded && len(t.Decisions) > 0 {
-		r.Reason = "the trace does not record which goroutines could run at each decision (written by an older gosct): find the bug again, then confirm its new trace"
+		r.Reason = unrecordedReason(t)
 		return r, nil
 	}
 	if x.kind == "race" {
@@ -449,4 +452,17 @@ func (r *Result) Summary(rel func(string) string) string {
 		what = "this delay"
 	}
 	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, r.How, strings.Join(ds, ", "))
+}
+
+// unrecordedReason says why trace t lacks the goroutines that could run
+// at each decision: gosct records them in a second, detailed run of the
+// schedule, and keeps the first run's trace when the bug does not come
+// back in it (uncontrolled code, or state the schedules before it left in
+// the process: tidwall/buntdb's tests share a database file); or the trace
+// is older than gosct confirm.
+func unrecordedReason(t *replay.Trace) string {
+	if t.Uncontrolled {
+		return "the trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again to record them (uncontrolled code, or state carried between the schedules of one process); find it again with --per-process, then confirm its new trace"
+	}
+	return "the trace does not record which goroutines could run at each decision (written by an older gosct): find the bug again, then confirm its new trace"
 }

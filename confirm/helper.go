@@ -155,6 +155,9 @@ type gosctConfirmAction struct {
 
 `
 
+// helperCode (and leakCode) must build in a module of any go version
+// that has generics (go.mod's go line sets the language version): no
+// min, max, clear, range over an int (TestHelperBuildsForGo118).
 const helperCode = `var gosctConfirmState struct {
 	sync.Mutex
 	passes map[[3]int]int
@@ -252,7 +255,11 @@ func gosctConfirmFrom(callers, want []string) bool {
 func gosctConfirmGoid() int {
 	var buf [64]byte
 	s := strings.TrimPrefix(string(buf[:runtime.Stack(buf[:], false)]), "goroutine ")
-	n, _ := strconv.Atoi(s[:max(strings.IndexByte(s, ' '), 0)])
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		i = 0
+	}
+	n, _ := strconv.Atoi(s[:i])
 	return n
 }
 `

@@ -149,6 +149,30 @@ func TestLongReadOnlyIsNotLivelock(t *testing.T) {
 	}
 }
 
+// A goroutine that reads the same few locations for a long time but
+// draws a random number in every iteration (a test of jitter over 100,000
+// draws) changes the random source: not a livelock.
+func TestRandomDrawsAreNotLivelock(t *testing.T) {
+	var bound int = 1 << 40
+	e := runWith(sameFirst{}, smallWindows(), func() {
+		blocked := Chan(make(chan int))
+		Go(func() { Recv(blocked) })
+		n := 0
+		for i := 0; i < 5000; i++ {
+			if Rand2IntN(Load(&bound)) < 0 {
+				n++
+			}
+		}
+		Send(blocked, n)
+	})
+	if e.bug != nil {
+		t.Fatalf("bug: %s", e.bug.message)
+	}
+	if e.tooLong {
+		t.Fatal("too long")
+	}
+}
+
 // Two goroutines that both keep running without changing anything are a
 // livelock, whether the strategy starves one of them (pct) or neither
 // (random).

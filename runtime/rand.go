@@ -123,16 +123,23 @@ func passed[T any](fn string, v T, bits func(T) uint64) T {
 func (e *execution) value(me *goroutine, n int, fn string) int {
 	e.mu.Lock()
 	v := e.chooseValue(me, n, fn+"("+itoa(n)+")")
+	e.lastProgress = e.steps // a draw changes the source: not a livelock
 	e.mu.Unlock()
 	return v
 }
 
 // draw takes a value from the execution's source with f and notes it.
+// A draw changes the source, state every goroutine shares (math/rand's
+// global source): it is progress, as a write is, for the livelock rule.
+// A loop that draws can end on what it draws, and a bounded loop of many
+// draws that reads the same few locations (sethvargo/go-retry's 100,000
+// jitters) was reported as a livelock.
 //
 //go:norace
 func draw[T any](e *execution, fn string, f func() T, bits func(T) uint64) T {
 	e.mu.Lock()
 	v := f()
+	e.lastProgress = e.steps
 	if e.set.detailed {
 		e.observe("rand", fn, hashUint(bits(v)), true)
 	}

@@ -484,6 +484,9 @@ func (r *runner) builtPackage(pkg *rewrite.Package, b built) (string, bool) {
 	}
 	if b.err != nil {
 		msg := "build failed: " + strings.TrimSpace(lastLine(b.err.Error()))
+		if r.ctx.Err() != nil {
+			msg = "not built: the run was interrupted during the build"
+		}
 		if why := r.plainBuilds(pkg); why != "" {
 			msg += "; " + why
 		}
