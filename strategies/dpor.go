@@ -628,20 +628,27 @@ func (d *DPOR) complete(last *Event, yielder int) {
 }
 
 // fireWhereOffered puts the clock in the backtrack set of the last point
-// that offered it, when it was not chosen there nor at any point after. A
-// step since then disabled the firing (a Stop or Reset of the timer, a
-// receive that drained its channel), and the firing, never a step of this
-// execution, has no race of its own in its trace to reverse: the race
-// with the disabling step is reversed here, by firing at the last point
-// it could. Where the firing is then a step, its races with the steps
-// before it bring it earlier, point by point (it conflicts with every
-// step). Left to the appended firing's races alone, a timer stopped
-// before the end was never fired early: its level no longer offers the
-// clock (race).
+// of each run of points that offered it, when it was not chosen there: a
+// step after that point disabled the firing (a Stop or Reset of the timer,
+// a receive that drained its channel), or the execution ended. The firing,
+// never a step of this execution, has no race of its own in its trace to
+// reverse: the race with the disabling step is reversed here, by firing at
+// the last point it could. Where the firing is then a step, its races with
+// the steps before it bring it earlier, point by point (it conflicts with
+// every step). Only the last run was reversed once, and a bug that needs
+// two timers fired early, each before its own Stop (a loop that starts and
+// stops a timer per round), was proved absent.
 func (d *DPOR) fireWhereOffered() {
+	next := false // the next goroutine point offered the clock
 	for l := len(d.levels) - 1; l >= 0; l-- {
 		lv := &d.levels[l]
-		if lv.Kind != Goroutine || !slices.Contains(lv.Enabled, Clock) {
+		if lv.Kind != Goroutine {
+			continue
+		}
+		offered := slices.Contains(lv.Enabled, Clock)
+		end := offered && !next
+		next = offered
+		if !end {
 			continue
 		}
 		switch {
@@ -655,7 +662,6 @@ func (d *DPOR) fireWhereOffered() {
 		default:
 			d.clipped = true
 		}
-		return
 	}
 }
 
@@ -761,12 +767,14 @@ func (d *DPOR) finish(end End) {
 	if end.Cut && d.blockedAt < 0 {
 		d.cutWhereEnabled()
 	}
+	if d.blockedAt < 0 {
+		d.fireWhereOffered()
+	}
 	if d.clockDue && d.blockedAt < 0 {
 		// A timer offered early never fired: its firing is a step
 		// the execution could still have taken. As the last step,
 		// it races with the last step of every goroutine, and those
 		// races put the clock where it was offered.
-		d.fireWhereOffered()
 		d.fired()
 	}
 	n := len(d.tr.steps)
