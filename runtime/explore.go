@@ -270,7 +270,16 @@ func (x *explorer) explore(body func(*testing.T)) {
 		}
 		x.covering = x.cov != nil
 		set := x.set
-		set.stopAt = x.deadline
+		if x.schedules-1 == x.resumed {
+			// Only the first schedule is stopped in its middle when the
+			// budget runs out (then the test is "not explored"): a real
+			// suite's execution stopped there leaves its subtests and
+			// the goroutines testing started half done, and they can
+			// fail the test binary outside any schedule (conc's
+			// TestResultContextPool, TestForEachIdx). Later ones end,
+			// as before --run-budget; a minimization's are stopped.
+			set.stopAt = x.deadline
+		}
 		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, set, x.inputs(), body)
 		x.covering = false
 		if e.overtime {
