@@ -90,7 +90,7 @@ func (e *execution) finishMain(r any, returned bool) {
 	}
 	e.raceAtEnd()
 	if eu, ok := e.strat.(strategies.EventUser); ok && e.events {
-		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fairSince > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.earlyWithheld, Values: e.drew.Load() != 0, Cut: e.cut})
+		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.earlyWithheld, Values: e.drew.Load() != 0, Cut: e.cut})
 	}
 	e.teardown()
 	e.hbRecycle()

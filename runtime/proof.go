@@ -26,7 +26,7 @@ func (p *proofGaps) note(e *execution) {
 	if e.uncontrolled {
 		p.uncontrolled++
 	}
-	if e.fairSince > 0 {
+	if e.fair.since > 0 {
 		p.fair++
 	}
 	if e.earlyWithheld {

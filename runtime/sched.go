@@ -143,17 +143,13 @@ type execution struct {
 
 	steps        int
 	lastProgress int // the last step that changed shared state
-	fairSince    int // the step from which the fair choice decides; 0: not yet
-	// fairReads are the locations read since fairSince (fair.go).
-	// An rmap, not a map: the goroutines of the execution share it, and
-	// Go's maps would report their accesses under -race.
-	fairReads rmap[unsafe.Pointer, bool]
 	// parallel are the parallel subtests of each test, by parent
 	// (parallel.go).
 	parallel rmap[*testing.T, *parGroup]
-	fair     uint64 // fairChoice's generator state
-	tooLong  bool   // stopped at settings.maxSteps, not a bug
-	overtime bool   // stopped at settings.stopAt, not a bug
+	// fair is the fair tail of the execution, once started (fair.go).
+	fair     fairness
+	tooLong  bool // stopped at settings.maxSteps, not a bug
+	overtime bool // stopped at settings.stopAt, not a bug
 	// hbStopped: the race detector stopped in this execution, past
 	// maxRaceGoroutines goroutines (detector.go).
 	hbStopped bool
@@ -674,10 +670,10 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.clock.offered = 0
 		}
 		e.pt.Choices = ch
-		if e.fairSince == 0 && (starved || e.steps-e.lastProgress > e.set.fairAfter) {
-			e.startFair()
+		if e.fair.since == 0 && (starved || e.steps-e.lastProgress > e.set.fairAfter) {
+			e.fair.start(e.steps, e.trail)
 		}
-		if e.fairSince > 0 && e.steps-max(e.lastProgress, e.fairSince) > e.set.livelockWindow {
+		if e.fair.since > 0 && e.steps-max(e.lastProgress, e.fair.since) > e.set.livelockWindow {
 			// The goroutines only spin: for time, as if they were all
 			// blocked. A timer they may be waiting for fires; if there
 			// is none, it is a livelock.
@@ -730,10 +726,10 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.pt.Where = e
 		}
 		var i int
-		if e.fairSince == 0 || e.following() {
+		if e.fair.since == 0 || following(e.strat) {
 			i = e.strategyNext()
 		} else {
-			i = e.fairChoice(len(ch))
+			i = e.fair.choice(len(ch))
 		}
 		e.extra = e.extra[:0]
 		if i < 0 || i >= len(ch) {
@@ -775,7 +771,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			yielded = false
 			continue
 		}
-		if e.gs[id].op.mutates() || e.fairSince > 0 && e.readsNew(e.gs[id]) {
+		if e.gs[id].op.mutates() || e.fair.since > 0 && e.fair.readsNew(e.gs[id]) {
 			e.lastProgress = e.steps
 		}
 		e.gs[id].chosenAt = e.steps
