@@ -50,6 +50,18 @@ type bug struct {
 	timing string
 }
 
+// oracle tells what went wrong in an execution. Given the goroutines'
+// states (the core's goroutines, or those involved, passed to each of its
+// methods), it returns the bug: a deadlock, a leak (leak.go), a livelock,
+// a panic, a failure, a cycle of lock waits (cycle.go), a late use of t
+// (testuse.go). Its own state is the last call through t that may report
+// (where.go), which locates a failure of the test. It needs nothing else
+// of the core.
+type oracle struct {
+	// lastReport names the call that failed the test (where.go).
+	lastReport reportSite
+}
+
 // gsnap is a goroutine as a report shows it.
 type gsnap struct {
 	id      int
@@ -62,7 +74,7 @@ type gsnap struct {
 // snapshot describes the goroutines gs, with their stacks. Lock held.
 //
 //go:norace
-func (e *execution) snapshot(gs []*goroutine) []gsnap {
+func snapshot(gs []*goroutine) []gsnap {
 	stacks := allStacks()
 	out := make([]gsnap, 0, len(gs))
 	for _, g := range gs {
@@ -92,10 +104,13 @@ func (e *execution) snapshot(gs []*goroutine) []gsnap {
 	return out
 }
 
+// blockedGoroutines are the goroutines of all that are blocked, the
+// adopted ones too if includeAdopted.
+//
 //go:norace
-func (e *execution) blockedGoroutines(includeAdopted bool) []*goroutine {
+func blockedGoroutines(all []*goroutine, includeAdopted bool) []*goroutine {
 	var gs []*goroutine
-	for _, g := range e.gs {
+	for _, g := range all {
 		if g.state == gBlocked && (includeAdopted || !g.adopted) {
 			gs = append(gs, g)
 		}
@@ -103,33 +118,40 @@ func (e *execution) blockedGoroutines(includeAdopted bool) []*goroutine {
 	return gs
 }
 
+// deadlock is the bug of an execution whose goroutines all are blocked.
+//
 //go:norace
-func (e *execution) deadlockBug() *bug {
-	gs := e.blockedGoroutines(true)
-	for _, g := range e.gs {
+func (o *oracle) deadlock(all []*goroutine) *bug {
+	gs := blockedGoroutines(all, true)
+	for _, g := range all {
 		if g.state == gDetached && !g.inRun {
 			gs = append(gs, g) // in uncontrolled code, and blocked there
 		}
 	}
-	b := &bug{kind: kindDeadlock, gs: e.snapshot(gs)}
+	b := &bug{kind: kindDeadlock, gs: snapshot(gs)}
 	b.message = fmt.Sprintf("all goroutines are blocked: %s", waitList(b.gs))
 	b.key = kindDeadlock + ":" + siteKey(b.gs)
 	return b
 }
 
+// leak is the bug of the goroutines gs, leaked (leaked).
+//
 //go:norace
-func (e *execution) leakBug(gs []*goroutine) *bug {
-	b := &bug{kind: kindLeak, gs: e.snapshot(gs)}
+func (o *oracle) leak(gs []*goroutine) *bug {
+	b := &bug{kind: kindLeak, gs: snapshot(gs)}
 	b.message = fmt.Sprintf("%d goroutine(s) leaked after the test returned (blocked for ever, or looping on timers that nothing stops): %s", len(gs), waitList(b.gs))
 	b.key = kindLeak + ":" + siteKey(b.gs)
 	return b
 }
 
+// panicked is the bug of g, which panicked with r (stack); isMain: g is
+// the test goroutine.
+//
 //go:norace
-func (e *execution) panicBug(g *goroutine, r any, stack []byte) *bug {
+func (o *oracle) panicked(g *goroutine, isMain bool, r any, stack []byte) *bug {
 	b := &bug{kind: kindPanic, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "panicking", stack: userStack(string(stack))}}}
 	who := "goroutine " + g.name()
-	if g == e.main {
+	if isMain {
 		who = "the test goroutine"
 	}
 	b.message = fmt.Sprintf("panic in %s: %v", who, r)
@@ -137,25 +159,31 @@ func (e *execution) panicBug(g *goroutine, r any, stack []byte) *bug {
 	return b
 }
 
+// goexit is the bug of g, not the test goroutine, which called
+// t.FailNow.
+//
 //go:norace
-func (e *execution) goexitBug(g *goroutine) *bug {
+func (o *oracle) goexit(g *goroutine) *bug {
 	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "exited"}}}
 	b.message = fmt.Sprintf("t.FailNow (t.Fatal...) called from goroutine %s, not the test goroutine: only the test's own goroutine may call it", g.name())
 	b.key = kindFailure + ":goexit:" + g.creationSite()
-	b.at = e.failedAt()
+	b.at = o.failedAt()
 	return b
 }
 
+// livelock is the bug of the goroutines all, which went window steps
+// without progress (fair.go).
+//
 //go:norace
-func (e *execution) livelockBug() *bug {
+func (o *oracle) livelock(all []*goroutine, window int) *bug {
 	var gs []*goroutine
-	for _, g := range e.gs {
+	for _, g := range all {
 		if g.state != gDone {
 			gs = append(gs, g)
 		}
 	}
-	b := &bug{kind: kindLivelock, gs: e.snapshot(gs)}
-	b.message = fmt.Sprintf("the goroutines went %d scheduling steps without changing shared state or reading a location they had not read, with no timer to wait for (livelock or starvation)", e.set.livelockWindow)
+	b := &bug{kind: kindLivelock, gs: snapshot(gs)}
+	b.message = fmt.Sprintf("the goroutines went %d scheduling steps without changing shared state or reading a location they had not read, with no timer to wait for (livelock or starvation)", window)
 	b.key = kindLivelock + ":" + siteKey(b.gs)
 	return b
 }

@@ -38,11 +38,11 @@ func (w lockWait) holders() []*goroutine {
 	return nil
 }
 
-// lockCycle returns the goroutines of a cycle of lock waits through me,
-// which is about to block on me.lockWait, or nil. Lock held.
+// findLockCycle returns the goroutines of a cycle of lock waits through
+// me, which is about to block on me.lockWait, or nil. Lock held.
 //
 //go:norace
-func (e *execution) lockCycle(me *goroutine) []*goroutine {
+func findLockCycle(me *goroutine) []*goroutine {
 	path := []*goroutine{me}
 	seen := map[*goroutine]bool{me: true}
 	var from func(g *goroutine) bool
@@ -69,37 +69,12 @@ func (e *execution) lockCycle(me *goroutine) []*goroutine {
 	return nil
 }
 
-// blockOnLock blocks me, about to wait for the lock w (what describes
-// it), unless that closes a cycle of lock waits: then the execution ends
-// with the partial deadlock. The result is block's. Lock held on entry.
+// lockCycle is the bug of the goroutines gs, a cycle of lock waits
+// (findLockCycle).
 //
 //go:norace
-func (e *execution) blockOnLock(me *goroutine, w lockWait, what string) bool {
-	me.lockWait = w
-	if c := e.lockCycle(me); c != nil {
-		me.waitObj = what
-		if e.set.detailed {
-			e.stepBlocked(me, what)
-		}
-		e.setState(me, gBlocked)
-		e.abortLocked(me, e.lockCycleBug(c))
-		if me == e.main {
-			e.mu.Unlock()
-			return e.die(me)
-		}
-		e.mu.Unlock()
-		return e.park(me)
-	}
-	ok := e.block(me, what)
-	if ok {
-		me.lockWait = lockWait{}
-	}
-	return ok
-}
-
-//go:norace
-func (e *execution) lockCycleBug(gs []*goroutine) *bug {
-	b := &bug{kind: kindDeadlock, gs: e.snapshot(gs)}
+func (o *oracle) lockCycle(gs []*goroutine) *bug {
+	b := &bug{kind: kindDeadlock, gs: snapshot(gs)}
 	b.message = fmt.Sprintf("%d goroutine(s) blocked for ever, each waiting for a lock another of them holds (the other goroutines may go on): %s", len(gs), waitList(b.gs))
 	b.key = kindDeadlock + ":" + siteKey(b.gs)
 	return b

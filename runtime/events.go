@@ -154,7 +154,7 @@ func (e *execution) onlyQueues(g *goroutine) bool {
 	}
 	saved := g.lockWait
 	g.lockWait = lockWait{m: st}
-	cycle := e.lockCycle(g) != nil
+	cycle := findLockCycle(g) != nil
 	g.lockWait = saved
 	return !cycle
 }

@@ -63,7 +63,7 @@ func (e *execution) finishMain(r any, returned bool) {
 		if e.set.detailed {
 			e.stepExited(m, true)
 		}
-		e.abortLocked(m, e.panicBug(m, r, stack))
+		e.abortLocked(m, e.oracle.panicked(m, m == e.main, r, stack))
 	case e.aborting:
 	default:
 		// returned, or t.FailNow/SkipNow: let the others run to the end,
@@ -83,8 +83,8 @@ func (e *execution) finishMain(r any, returned bool) {
 		tsanResume(m)
 		e.mu.Lock()
 		if e.bug == nil && returned {
-			if leaked := e.leaked(); len(leaked) > 0 {
-				e.bug = e.leakBug(leaked)
+			if leaked := e.oracle.leaked(e.gs, e.clock.heap, &e.chans, &e.sync, &e.contexts); len(leaked) > 0 {
+				e.bug = e.oracle.leak(leaked)
 			}
 		}
 	}
@@ -194,4 +194,37 @@ func (e *execution) abandonMain() {
 		e.bug.reported = true
 		e.t.Errorf("%s", e.bug.report())
 	}
+}
+
+// The oracles' and the testing integration's moves of the token: they
+// change goroutines' states, the token and the detached count, the core's,
+// and ask the parts (oracle, subtests) what they know. They stay here as
+// orchestration.
+
+// blockOnLock blocks me, about to wait for the lock w (what describes
+// it), unless that closes a cycle of lock waits: then the execution ends
+// with the partial deadlock. The result is block's. Lock held on entry.
+//
+//go:norace
+func (e *execution) blockOnLock(me *goroutine, w lockWait, what string) bool {
+	me.lockWait = w
+	if c := findLockCycle(me); c != nil {
+		me.waitObj = what
+		if e.set.detailed {
+			e.stepBlocked(me, what)
+		}
+		e.setState(me, gBlocked)
+		e.abortLocked(me, e.oracle.lockCycle(c))
+		if me == e.main {
+			e.mu.Unlock()
+			return e.die(me)
+		}
+		e.mu.Unlock()
+		return e.park(me)
+	}
+	ok := e.block(me, what)
+	if ok {
+		me.lockWait = lockWait{}
+	}
+	return ok
 }

@@ -417,7 +417,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		}
 	})
 	if e.bug == nil && !ok {
-		e.bug = failureBug(e.failedAt(), output, known)
+		e.bug = failureBug(e.oracle.failedAt(), output, known)
 	}
 	return e, skipped
 }

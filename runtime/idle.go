@@ -55,7 +55,7 @@ func (e *execution) waitExternal() bool {
 	if e.ndetached == 0 && e.eagerPollers == 0 && e.runPending == 0 {
 		return false
 	}
-	if e.mainDone && len(e.blockedGoroutines(false)) == 0 && e.workingDetached() == nil {
+	if e.mainDone && len(blockedGoroutines(e.gs, false)) == 0 && e.workingDetached() == nil {
 		// Nothing left that uncontrolled code could unblock, and no
 		// goroutine of the test is still at work there (one that comes
 		// back may yet block for ever: a leak).
@@ -323,7 +323,7 @@ func (e *execution) quietDeadlock() bool {
 		}
 	}
 	e.idle.Store(0)
-	e.abortLocked(nil, e.deadlockBug())
+	e.abortLocked(nil, e.oracle.deadlock(e.gs))
 	return true
 }
 
@@ -380,7 +380,7 @@ func processGoroutines() []procG {
 //
 //go:norace
 func (e *execution) stuckBug(own []*goroutine) *bug {
-	b := &bug{kind: kindStuck, gs: e.snapshot(e.liveGoroutines())}
+	b := &bug{kind: kindStuck, gs: snapshot(e.liveGoroutines())}
 	var where []string
 	for i, s := range b.gs {
 		if g := e.gs[s.id]; g.state == gDetached && !g.inRun {

@@ -52,13 +52,15 @@ type gwait struct {
 	holders      []*goroutine // holders of the locks it waits for
 }
 
-// leaked returns the goroutines of the test that are leaked: see above.
-// Lock held.
+// leaked returns the goroutines of the test, among all, that are leaked:
+// see above. It reads what they wait for in the pending timers, the
+// channels, the locks and Onces, and the contexts the program made. Lock
+// held.
 //
 //go:norace
-func (e *execution) leaked() []*goroutine {
+func (o *oracle) leaked(all []*goroutine, timers timerHeap, chans *rmap[unsafe.Pointer, *chanState], locks *syncState, contexts *rmap[unsafe.Pointer, *ctxInfo]) []*goroutine {
 	var cand []*goroutine
-	for _, g := range e.gs {
+	for _, g := range all {
 		if g.state == gBlocked && !g.adopted && !g.watcher {
 			cand = append(cand, g)
 		}
@@ -66,9 +68,9 @@ func (e *execution) leaked() []*goroutine {
 	if len(cand) == 0 {
 		return nil
 	}
-	tc := e.timerChans()
-	w := e.waits(tc)
-	ctxs := newCtxLiveness(e)
+	tc := timerChans(timers)
+	w := waits(tc, timers, chans, locks)
+	ctxs := newCtxLiveness(contexts)
 	waiters := make(map[unsafe.Pointer][]*goroutine)
 	for g, gw := range w {
 		for _, k := range gw.chans {
@@ -95,7 +97,7 @@ func (e *execution) leaked() []*goroutine {
 	// Goroutines that can still run: not blocked, or waiting for a timer,
 	// or adopted; then whoever they reach, transitively.
 	alive := make(map[*goroutine]bool)
-	for _, g := range e.gs {
+	for _, g := range all {
 		switch {
 		case g.state == gRunnable || g.state == gDetached:
 			alive[g] = true
@@ -163,9 +165,9 @@ func reachedByOthers(g *goroutine, gw *gwait, tc map[unsafe.Pointer]*vtimer, wai
 // Lock held.
 //
 //go:norace
-func (e *execution) timerChans() map[unsafe.Pointer]*vtimer {
+func timerChans(timers timerHeap) map[unsafe.Pointer]*vtimer {
 	m := make(map[unsafe.Pointer]*vtimer)
-	for _, t := range e.clock.heap {
+	for _, t := range timers {
 		if t.kind == tkChan {
 			m[chanKey((<-chan time.Time)(t.ch))] = t
 		}
@@ -173,11 +175,12 @@ func (e *execution) timerChans() map[unsafe.Pointer]*vtimer {
 	return m
 }
 
-// waits describes what every blocked goroutine waits for; tc are the
-// pending timers' channels. Lock held.
+// waits describes what every blocked goroutine waits for, on the channels
+// chans, the pending timers and the locks; tc are the pending timers'
+// channels. Lock held.
 //
 //go:norace
-func (e *execution) waits(tc map[unsafe.Pointer]*vtimer) map[*goroutine]*gwait {
+func waits(tc map[unsafe.Pointer]*vtimer, timers timerHeap, chans *rmap[unsafe.Pointer, *chanState], locks *syncState) map[*goroutine]*gwait {
 	w := make(map[*goroutine]*gwait)
 	get := func(g *goroutine) *gwait {
 		if w[g] == nil {
@@ -185,7 +188,7 @@ func (e *execution) waits(tc map[unsafe.Pointer]*vtimer) map[*goroutine]*gwait {
 		}
 		return w[g]
 	}
-	e.chans.each(func(k unsafe.Pointer, cs *chanState) {
+	chans.each(func(k unsafe.Pointer, cs *chanState) {
 		for _, q := range []waitq{cs.recvq, cs.sendq} {
 			for _, x := range q {
 				if !x.live() || x.g.state != gBlocked {
@@ -199,7 +202,7 @@ func (e *execution) waits(tc map[unsafe.Pointer]*vtimer) map[*goroutine]*gwait {
 			}
 		}
 	})
-	for _, t := range e.clock.heap {
+	for _, t := range timers {
 		if t.kind == tkSleep && t.g.state == gBlocked {
 			get(t.g).timer = true
 		}
@@ -216,10 +219,10 @@ func (e *execution) waits(tc map[unsafe.Pointer]*vtimer) map[*goroutine]*gwait {
 			}
 		}
 	}
-	e.sync.mutexes.each(func(_ *sync.Mutex, st *mutexState) {
+	locks.mutexes.each(func(_ *sync.Mutex, st *mutexState) {
 		holds(st.waiters, st.holder)
 	})
-	e.sync.rws.each(func(_ *sync.RWMutex, st *rwState) {
+	locks.rws.each(func(_ *sync.RWMutex, st *rwState) {
 		holds(st.w.waiters, st.w.holder)
 		if st.writer == rwPending && st.wg != nil {
 			holds([]*goroutine{st.wg}, st.readers...)
@@ -230,7 +233,7 @@ func (e *execution) waits(tc map[unsafe.Pointer]*vtimer) map[*goroutine]*gwait {
 			}
 		}
 	})
-	e.sync.onces.each(func(_ *sync.Once, st *onceState) {
+	locks.onces.each(func(_ *sync.Once, st *onceState) {
 		holds(st.waiters, st.runner)
 	})
 	return w
@@ -249,14 +252,14 @@ const (
 // be cancelled. It learns whether cancel functions are still reachable
 // from one garbage collection, run only when a question needs it.
 type ctxLiveness struct {
-	e    *execution
-	gced bool
-	memo map[unsafe.Pointer]ctxState
+	contexts *rmap[unsafe.Pointer, *ctxInfo] // the contexts the program made
+	gced     bool
+	memo     map[unsafe.Pointer]ctxState
 }
 
 //go:norace
-func newCtxLiveness(e *execution) *ctxLiveness {
-	return &ctxLiveness{e: e, memo: make(map[unsafe.Pointer]ctxState)}
+func newCtxLiveness(contexts *rmap[unsafe.Pointer, *ctxInfo]) *ctxLiveness {
+	return &ctxLiveness{contexts: contexts, memo: make(map[unsafe.Pointer]ctxState)}
 }
 
 //go:norace
@@ -275,7 +278,7 @@ func (l *ctxLiveness) state(k unsafe.Pointer) ctxState {
 
 //go:norace
 func (l *ctxLiveness) compute(k unsafe.Pointer) ctxState {
-	info := l.e.contexts.get(k)
+	info := l.contexts.get(k)
 	if info == nil {
 		return ctxUnknown
 	}

@@ -275,8 +275,9 @@ type execution struct {
 	sync       syncState
 	hb         hbState
 
-	// lastReport names the call that failed the test (where.go).
-	lastReport reportSite
+	// oracle tells the bug of the execution, and names the call that
+	// failed the test (bug.go, where.go).
+	oracle oracle
 	// cov, when set, records the points reached and the orders of
 	// conflicting ones (coverage.go).
 	cov *coverage
@@ -681,7 +682,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 				e.lastProgress = e.steps
 				continue
 			}
-			e.abortLocked(me, e.livelockBug())
+			e.abortLocked(me, e.oracle.livelock(e.gs, e.set.livelockWindow))
 			return nil
 		}
 		if e.steps > e.set.maxSteps {
@@ -913,7 +914,7 @@ func (e *execution) quiesce(me *goroutine) {
 		return
 	}
 	first := e.bug == nil
-	e.abortLocked(me, e.deadlockBug())
+	e.abortLocked(me, e.oracle.deadlock(e.gs))
 	if first {
 		e.cut = false // nothing could run: no step was cut
 	}

@@ -126,10 +126,10 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 	}
 	switch {
 	case r != nil:
-		e.abortLocked(g, e.panicBug(g, r, stack))
+		e.abortLocked(g, e.oracle.panicked(g, g == e.main, r, stack))
 		return
 	case !returned && e.t.Failed():
-		e.abortLocked(g, e.goexitBug(g))
+		e.abortLocked(g, e.oracle.goexit(g))
 		return
 	}
 	if e.cur.Load() == g {

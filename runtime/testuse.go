@@ -27,19 +27,22 @@ func T(t *testing.T) *testing.T {
 		return t
 	}
 	e.mu.Lock()
-	e.noteReport(t)
+	e.oracle.noteReport(t)
 	e.addExtra(strategies.OpRead, unsafe.Pointer(&testObj))
 	if e.mainDone && me != e.main && !e.aborting {
-		e.abortLocked(me, e.lateUseBug(me, debug.Stack()))
+		e.abortLocked(me, e.oracle.lateUse(me, debug.Stack(), e.t.Name()))
 	}
 	e.mu.Unlock()
 	return t
 }
 
+// lateUse is the bug of g, which reported through t, the test testName's,
+// after the test function had returned.
+//
 //go:norace
-func (e *execution) lateUseBug(g *goroutine, stack []byte) *bug {
+func (o *oracle) lateUse(g *goroutine, stack []byte, testName string) *bug {
 	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "running", stack: userStack(string(stack))}}}
-	b.message = fmt.Sprintf("goroutine %s reported through t (t.Log, t.Error, t.Fatal...) after the test function had returned: Go's testing panics (\"... in goroutine after %s has completed\"); wait for the goroutine before the test returns", g.name(), e.t.Name())
+	b.message = fmt.Sprintf("goroutine %s reported through t (t.Log, t.Error, t.Fatal...) after the test function had returned: Go's testing panics (\"... in goroutine after %s has completed\"); wait for the goroutine before the test returns", g.name(), testName)
 	b.key = kindFailure + ":late:" + firstFrame(b.gs[0].stack)
 	return b
 }

@@ -161,21 +161,21 @@ type reportSite struct {
 // user's code called (T). Lock held.
 //
 //go:norace
-func (e *execution) noteReport(t *testing.T) {
-	e.checkFailed()
-	if e.lastReport.failedAt != "" {
+func (o *oracle) noteReport(t *testing.T) {
+	o.checkFailed()
+	if o.lastReport.failedAt != "" {
 		return
 	}
-	e.lastReport.t = t
-	e.lastReport.n = runtime.Callers(3, e.lastReport.pcs[:])
+	o.lastReport.t = t
+	o.lastReport.n = runtime.Callers(3, o.lastReport.pcs[:])
 }
 
 // checkFailed names the previous reporting call as the one that failed the
 // test if the test has failed since. Lock held.
 //
 //go:norace
-func (e *execution) checkFailed() {
-	r := &e.lastReport
+func (o *oracle) checkFailed() {
+	r := &o.lastReport
 	if r.failedAt != "" || r.t == nil || !r.t.Failed() {
 		return
 	}
@@ -200,7 +200,7 @@ func (e *execution) checkFailed() {
 // unknown. Lock held or the execution over.
 //
 //go:norace
-func (e *execution) failedAt() string {
-	e.checkFailed()
-	return e.lastReport.failedAt
+func (o *oracle) failedAt() string {
+	o.checkFailed()
+	return o.lastReport.failedAt
 }
