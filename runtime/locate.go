@@ -38,15 +38,24 @@ func (w *stackPos) record() {
 	w.moves++
 }
 
+// locator answers a strategy's questions on the goroutines of an
+// execution (strategies.Locator, strategies.Spawner: Point.Where). It
+// needs of the core the goroutines, by id: gs points to the execution's
+// slice of them, which grows as goroutines are created.
+type locator struct {
+	gs *[]*goroutine
+}
+
 // Where implements strategies.Locator. Lock held (the strategy runs
 // under it).
 //
 //go:norace
-func (e *execution) Where(id int) (op string, frames []strategies.Frame, moves int) {
-	if id < 0 || id >= len(e.gs) {
+func (l *locator) Where(id int) (op string, frames []strategies.Frame, moves int) {
+	gs := *l.gs
+	if id < 0 || id >= len(gs) {
 		return "", nil, 0
 	}
-	g := e.gs[id]
+	g := gs[id]
 	w := &g.at
 	if w.resolved != w.moves+1 {
 		w.frames = w.frames[:0]

@@ -132,8 +132,9 @@ type execution struct {
 	t     *testing.T
 
 	// locate records goroutines' stacks for a strategy that steers by
-	// them (locate.go).
+	// them (locate.go); loc answers its questions.
 	locate bool
+	loc    locator
 
 	gs       []*goroutine
 	byGoid   rmap[int64, *goroutine]
@@ -295,6 +296,7 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	if l, ok := strat.(strategies.Locating); ok {
 		e.locate = l.Locates()
 	}
+	e.loc.gs = &e.gs
 	e.mu.own = &e.own
 	e.clock.init()
 	e.sync.init()
@@ -724,7 +726,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		}
 		e.pt.Where = nil
 		if e.locate {
-			e.pt.Where = e
+			e.pt.Where = &e.loc
 		}
 		var i int
 		if e.fair.since == 0 || following(e.strat) {

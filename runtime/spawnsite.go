@@ -8,11 +8,12 @@ import "github.com/gosct/gosct/strategies"
 // reports, as a user frame. Lock held (the strategy runs under it).
 //
 //go:norace
-func (e *execution) Spawned(id int) (strategies.Frame, bool) {
-	if id <= 0 || id >= len(e.gs) {
+func (l *locator) Spawned(id int) (strategies.Frame, bool) {
+	gs := *l.gs
+	if id <= 0 || id >= len(gs) {
 		return strategies.Frame{}, false
 	}
-	g := e.gs[id]
+	g := gs[id]
 	if g.created == 0 {
 		return strategies.Frame{}, false
 	}

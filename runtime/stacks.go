@@ -32,7 +32,25 @@ func Stack(buf []byte, all bool) int {
 	}
 	var v stackView
 	if e != nil {
-		v = e.stackView(me)
+		// A goroutine just spawned learns its Go id when it first runs
+		// (run): until then its dump could not be told from an earlier
+		// execution's, and it would be left out.
+		for {
+			e.mu.Lock()
+			started := true
+			for _, g := range e.gs {
+				if g.goid == 0 && g.state != gDone && !g.adopted {
+					started = false
+				}
+			}
+			if started {
+				break
+			}
+			e.mu.Unlock()
+			runtime.Gosched()
+		}
+		v = newStackView(e.gs, e.main, me)
+		e.mu.Unlock()
 	}
 	// The test goroutine's own dump needs the goroutine that started it
 	// (the bottom of its stack): the dump of all is taken, and cut.
@@ -98,40 +116,25 @@ type goroutineView struct {
 	paused bool
 }
 
+// newStackView is the view of the goroutines gs, main the test goroutine,
+// me the caller (nil: not one of them). Lock held.
+//
 //go:norace
-func (e *execution) stackView(me *goroutine) stackView {
-	// A goroutine just spawned learns its Go id when it first runs
-	// (run): until then its dump could not be told from an earlier
-	// execution's, and it would be left out.
-	for {
-		e.mu.Lock()
-		started := true
-		for _, g := range e.gs {
-			if g.goid == 0 && g.state != gDone && !g.adopted {
-				started = false
-			}
-		}
-		if started {
-			break
-		}
-		e.mu.Unlock()
-		runtime.Gosched()
-	}
-	defer e.mu.Unlock()
-	v := stackView{mine: make(map[int64]goroutineView, len(e.gs))}
-	if e.main != nil {
-		v.main = e.main.goid
+func newStackView(gs []*goroutine, main, me *goroutine) stackView {
+	v := stackView{mine: make(map[int64]goroutineView, len(gs))}
+	if main != nil {
+		v.main = main.goid
 	}
 	if me != nil {
 		v.running = me.goid
 	}
-	for _, g := range e.gs {
+	for _, g := range gs {
 		if g.state == gDone || g.goid == 0 {
 			continue
 		}
 		gv := goroutineView{created: g.created}
-		if g.parent >= 0 && g.parent < len(e.gs) && g != e.main {
-			gv.parent = e.gs[g.parent].goid
+		if g.parent >= 0 && g.parent < len(gs) && g != main {
+			gv.parent = gs[g.parent].goid
 		}
 		switch {
 		case g == me:

@@ -21,16 +21,16 @@ func interleaving(e *execution, maxRows int) string {
 			break
 		}
 	}
-	return replay.Table(rows, e.goroutines(), maxRows)
+	return replay.Table(rows, lanes(e.gs), maxRows)
 }
 
-// goroutines describes every goroutine of e for a trace: the timeline's
+// lanes describes every goroutine of gs for a trace: the timeline's
 // lanes.
 //
 //go:norace
-func (e *execution) goroutines() []replay.Goroutine {
-	out := make([]replay.Goroutine, 0, len(e.gs))
-	for _, g := range e.gs {
+func lanes(gs []*goroutine) []replay.Goroutine {
+	out := make([]replay.Goroutine, 0, len(gs))
+	for _, g := range gs {
 		out = append(out, replay.Goroutine{ID: g.id, Created: g.creationSite(), State: g.state.String()})
 	}
 	return out

@@ -164,7 +164,7 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		tr.Uncontrolled = tr.Uncontrolled || detail.uncontrolled
 		tr.Steps = detail.stepLog.rows
 		tr.Stacks = detail.stepLog.stacks
-		tr.Goroutines = detail.goroutines()
+		tr.Goroutines = lanes(detail.gs)
 	}
 	return tr
 }
