@@ -33,7 +33,7 @@ func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	// The parallel subtests run when the body has returned, before the
 	// cleanups (parallel.go); not after a panic (a t.FailNow or SkipNow
 	// leaves t failed or skipped).
-	defer func() { e.releaseParallel(t, returned || t.Failed() || t.Skipped()) }()
+	defer func() { e.subtests.releaseParallel(&e.mu, t, returned || t.Failed() || t.Skipped()) }()
 	callTest(body, t)
 	returned = true
 }
@@ -227,4 +227,126 @@ func (e *execution) blockOnLock(me *goroutine, w lockWait, what string) bool {
 		me.lockWait = lockWait{}
 	}
 	return ok
+}
+
+// adoptedExit ends an adopted goroutine whose end we can see (a subtest
+// started through Run).
+//
+//go:norace
+func (e *execution) adoptedExit(g *goroutine) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p := g.runParent
+	if e.over {
+		if p != nil {
+			e.subtests.endRunWait(p, &e.ndetached)
+		}
+		return
+	}
+	holder := e.cur.Load() == g
+	e.setState(g, gDone)
+	if p != nil && p.runReserved && p.state == gBlocked && holder && !e.aborting {
+		// The token waits for the parent's return from t.Run.
+		e.cur.Store(p)
+		return
+	}
+	if p != nil {
+		// The parent returns from t.Run in uncontrolled code now: count
+		// it as detached again before anyone decides that nothing can
+		// move.
+		e.giveUpReservation(p)
+		e.subtests.endRunWait(p, &e.ndetached)
+	}
+	if holder && !e.aborting {
+		// Its parent waits for it in uncontrolled code (testing's
+		// t.Run): waiting here for the parent would wait for ever.
+		e.passOn(g)
+	}
+}
+
+// returnFromRun resumes me, back from t.Run, with the token its subtest
+// left it; false if the reservation was given up, and me must come back
+// as from uncontrolled code.
+//
+//go:norace
+func (e *execution) returnFromRun(me *goroutine) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.subtests.arrived(me) // the subtest may never have started
+	if !me.runReserved {
+		e.subtests.endRunWait(me, &e.ndetached)
+		return false
+	}
+	if e.over || e.aborting || e.cur.Load() != me {
+		e.giveUpReservation(me)
+		e.subtests.endRunWait(me, &e.ndetached)
+		return false
+	}
+	me.runReserved = false
+	me.inRun = false
+	me.waitObj = ""
+	e.setRunnable(me)
+	// Its next steps follow everything its subtest did, or did before
+	// t.Parallel (testing's channels order them). For dpor, the
+	// subtest's last step (the one running now) and me's next step both
+	// write an object of their own, so the second comes after the first
+	// and commutes with everything else; for the detector, an edge from
+	// the subtest, whose later steps (a parallel one's) are in a new
+	// epoch.
+	if c := me.runChild; c != nil {
+		me.runChild = nil
+		e.addExtra(strategies.OpWrite, unsafe.Pointer(c))
+		me.runJoin = unsafe.Pointer(c)
+		e.hbFork(c, me)
+	}
+	return true
+}
+
+// giveUpReservation turns p, blocked in t.Run with the token kept for it,
+// into a goroutine in uncontrolled code that comes back when t.Run
+// returns: its subtest ended without the token (in uncontrolled code), or
+// testing took longer than reservedFor. Lock held.
+//
+//go:norace
+func (e *execution) giveUpReservation(p *goroutine) {
+	if !p.runReserved {
+		return
+	}
+	p.runReserved = false
+	p.waitObj = ""
+	e.setState(p, gDetached)
+	if p.runPending {
+		// Its subtest has yet to arrive: p cannot come back before the
+		// subtest ends, and is not counted (inRun).
+		e.ndetached--
+	} else {
+		p.inRun = false // its subtest ended: back when t.Run returns
+	}
+	if e.cur.Load() == p && !e.aborting && !e.over {
+		e.passOn(p)
+	}
+}
+
+// releaseStaleReservation is the watchdog's, when the token has not moved
+// for reservedFor: if it waits for testing, it waits no more.
+//
+//go:norace
+func (e *execution) releaseStaleReservation(p *goroutine, progress int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cur.Load() == p && e.progress.Load() == progress && p.runReserved && p.state == gBlocked {
+		e.giveUpReservation(p)
+	}
+}
+
+// passOn passes the token on without waiting: to a runnable goroutine, or
+// nobody. Lock held.
+//
+//go:norace
+func (e *execution) passOn(me *goroutine) {
+	if next := e.choose(me, false); next != nil {
+		e.give(next)
+	} else {
+		e.cur.Store(nil)
+	}
 }

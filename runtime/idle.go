@@ -52,7 +52,7 @@ import (
 //
 //go:norace
 func (e *execution) waitExternal() bool {
-	if e.ndetached == 0 && e.eagerPollers == 0 && e.runPending == 0 {
+	if e.ndetached == 0 && e.eagerPollers == 0 && e.subtests.pending == 0 {
 		return false
 	}
 	if e.mainDone && len(blockedGoroutines(e.gs, false)) == 0 && e.workingDetached() == nil {
@@ -80,7 +80,7 @@ func (e *execution) waitExternal() bool {
 //go:norace
 func (e *execution) idleLimit() time.Duration {
 	switch {
-	case e.runPending > 0:
+	case e.subtests.pending > 0:
 		return e.set.stuckAfter // a subtest on its way
 	case e.ndetached > 0 && e.clock.next(e) != nil && e.workingDetached() != nil:
 		return e.timerWait()

@@ -57,12 +57,12 @@ func Parallel(t *testing.T) {
 		return
 	}
 	e.mu.Lock()
-	g := e.parallel.get(me.runT)
+	g := e.subtests.parallel.get(me.runT)
 	e.mu.Unlock()
 	if g == nil {
 		g = &parGroup{barrier: Chan(make(chan struct{}))}
 		e.mu.Lock()
-		e.parallel.put(me.runT, g)
+		e.subtests.parallel.put(me.runT, g)
 		e.mu.Unlock()
 	}
 	me.par = g
@@ -77,7 +77,7 @@ func Parallel(t *testing.T) {
 	if handBack {
 		e.cur.Store(p) // before the parent can look, as it returns
 	} else if p != nil {
-		e.endRunWait(p)
+		e.subtests.endRunWait(p, &e.ndetached)
 	}
 	e.mu.Unlock()
 	sig <- true      // what testing's t.Parallel sends: the parent's t.Run returns true
@@ -90,14 +90,15 @@ func Parallel(t *testing.T) {
 }
 
 // releaseParallel runs, as testing does when a test's function has
-// returned, the parallel subtests of t, and waits for them. ended is false
-// when the function panicked: Go does not run them then.
+// returned, the parallel subtests of t, and waits for them; mu is the
+// execution's lock. ended is false when the function panicked: Go does not
+// run them then.
 //
 //go:norace
-func (e *execution) releaseParallel(t *testing.T, ended bool) {
-	e.mu.Lock()
-	g := e.parallel.get(t)
-	e.mu.Unlock()
+func (s *subtests) releaseParallel(mu *rtMutex, t *testing.T, ended bool) {
+	mu.Lock()
+	g := s.parallel.get(t)
+	mu.Unlock()
 	if g == nil || !ended {
 		return
 	}

@@ -144,9 +144,6 @@ type execution struct {
 
 	steps        int
 	lastProgress int // the last step that changed shared state
-	// parallel are the parallel subtests of each test, by parent
-	// (parallel.go).
-	parallel rmap[*testing.T, *parGroup]
 	// fair is the fair tail of the execution, once started (fair.go).
 	fair     fairness
 	tooLong  bool // stopped at settings.maxSteps, not a bug
@@ -218,7 +215,6 @@ type execution struct {
 	ndetached    int
 	eagerPollers int
 	idleSince    time.Time
-	runPending   int // subtests started by t.Run that have not arrived yet
 	detaches     int // times a goroutine was detached
 	// timedDetaches counts those detached by timeout (computing, or a
 	// state the runtime cannot read), not because they were blocked.
@@ -279,6 +275,9 @@ type execution struct {
 	// oracle tells the bug of the execution, and names the call that
 	// failed the test (bug.go, where.go).
 	oracle oracle
+	// subtests are the subtests on their way and the parallel ones
+	// (subtests.go, parallel.go).
+	subtests subtests
 	// cov, when set, records the points reached and the orders of
 	// conflicting ones (coverage.go).
 	cov *coverage
@@ -354,7 +353,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		e.uncontrolled = true
 		if e.set.detailed {
 			what := "a goroutine started by uncontrolled code joined as G" + itoa(g.id)
-			if e.runPending > 0 {
+			if e.subtests.pending > 0 {
 				// Most likely the subtest t.Run waits for: testing
 				// starts it when it will, other goroutines running.
 				what = "a goroutine started by testing (a subtest of t.Run) joined as G" + itoa(g.id)

@@ -52,18 +52,6 @@ func Test(t *testing.T, body func(*testing.T)) {
 	x.explore(body)
 }
 
-// passOn passes the token on without waiting: to a runnable goroutine, or
-// nobody. Lock held.
-//
-//go:norace
-func (e *execution) passOn(me *goroutine) {
-	if next := e.choose(me, false); next != nil {
-		e.give(next)
-	} else {
-		e.cur.Store(nil)
-	}
-}
-
 // userTestName is a test's name as the user wrote it: without the
 // schedule's subtest gosct runs each execution in (TestX/schedule_3/a is
 // TestX/a).
