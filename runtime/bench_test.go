@@ -250,7 +250,7 @@ func BenchmarkMapRange(b *testing.B) {
 func BenchmarkInputs(b *testing.B) {
 	e := newExecution(sameFirst{}, defaultSettings, nil)
 	for i := 0; i < b.N; i++ {
-		e.setInputs(freshInputs(1, i, false, time.Now()))
+		e.in.set(freshInputs(1, i, false, time.Now()), e.set.free, &e.clock)
 	}
 }
 

@@ -56,6 +56,41 @@ type charge struct {
 	d  time.Duration
 }
 
+// clockRecord is the clock's record of an execution: the real time spent
+// in uncontrolled code that moved the clock (its charges, measured or
+// taken from a replayed trace or the previous execution), and the timers
+// fired early at the strategy's choice (timing.go). It needs from the core
+// the decisions made so far (a charge is recorded before one), the clock
+// to move, and the runtime's lock (held, the holder's stall is the
+// runtime's own work, not charged).
+type clockRecord struct {
+	// charged is set when real time spent in uncontrolled code moved the
+	// clock; charges are the trail's record of it: the step of each
+	// charge and the time charged, which a replay applies again.
+	charged bool
+	charges []charge
+	// earlies are the timers fired early, at the strategy's choice
+	// (timing.go).
+	earlies []earlyFiring
+	// earlyWithheld: a timer could have fired early, and the strategy,
+	// an EventUser that also locates, was not offered it
+	// (strategies.End.EarlyTimers).
+	earlyWithheld bool
+	// replayCharges, when replaying, are the recorded charges to apply
+	// instead of measuring real time (never nil then).
+	replayCharges []charge
+	// pendingCharge and stalled (nanoseconds, the watchdog's) are real
+	// time spent in uncontrolled code, to charge at the next decision.
+	pendingCharge time.Duration
+	stalled       atomicInt64
+	// prevTrail and prevCharges are the previous execution's decisions and
+	// charges, prevSame how many of this one's decisions were checked
+	// equal to them (prefixCharge); prevTrail is nil once they differ.
+	prevTrail   []decision
+	prevCharges []charge
+	prevSame    int
+}
+
 // recordedCharges are the charges a trace records, never nil.
 //
 //go:norace
@@ -69,110 +104,112 @@ func recordedCharges(tr *replay.Trace) []charge {
 	return cs
 }
 
-// chargeStall applies, at a decision, what uncontrolled code cost since
-// the last one: the recorded charge of this decision when replaying, else
-// the measured one. Lock held.
+// chargeStall applies to c, at a decision (trail are the decisions made
+// before it), what uncontrolled code cost since the last one: the recorded
+// charge of this decision when replaying, else the measured one. Lock held.
 //
 //go:norace
-func (e *execution) chargeStall() {
-	if e.replayCharges != nil {
-		at := len(e.trail)
-		for len(e.replayCharges) > 0 && e.replayCharges[0].at <= at {
-			if e.replayCharges[0].at == at {
-				e.applyCharge(e.replayCharges[0].d)
+func (r *clockRecord) chargeStall(trail []decision, c *clock) {
+	if r.replayCharges != nil {
+		at := len(trail)
+		for len(r.replayCharges) > 0 && r.replayCharges[0].at <= at {
+			if r.replayCharges[0].at == at {
+				r.applyCharge(at, r.replayCharges[0].d, c)
 			}
-			e.replayCharges = e.replayCharges[1:]
+			r.replayCharges = r.replayCharges[1:]
 		}
-		e.pendingCharge = 0
-		e.stalled.Store(0)
+		r.pendingCharge = 0
+		r.stalled.Store(0)
 		return
 	}
-	d := e.pendingCharge
-	e.pendingCharge = 0
-	if e.stalled.Load() != 0 {
-		d += time.Duration(e.stalled.Swap(0))
+	d := r.pendingCharge
+	r.pendingCharge = 0
+	if r.stalled.Load() != 0 {
+		d += time.Duration(r.stalled.Swap(0))
 	}
-	if pd, ok := e.prefixCharge(); ok {
+	if pd, ok := r.prefixCharge(trail); ok {
 		d = pd
 	}
-	e.applyCharge(d)
+	r.applyCharge(len(trail), d, c)
 }
 
 // prefixCharge is the previous execution's charge before the decision
-// about to be made, if every decision so far was the previous one's. Lock
-// held.
+// about to be made, if every decision so far (trail) was the previous
+// one's. Lock held.
 //
 //go:norace
-func (e *execution) prefixCharge() (time.Duration, bool) {
-	at := len(e.trail)
-	if at >= len(e.prevTrail) {
-		e.prevTrail = nil
+func (r *clockRecord) prefixCharge(trail []decision) (time.Duration, bool) {
+	at := len(trail)
+	if at >= len(r.prevTrail) {
+		r.prevTrail = nil
 		return 0, false
 	}
-	for ; e.prevSame < at; e.prevSame++ {
-		if e.trail[e.prevSame] != e.prevTrail[e.prevSame] {
-			e.prevTrail = nil
+	for ; r.prevSame < at; r.prevSame++ {
+		if trail[r.prevSame] != r.prevTrail[r.prevSame] {
+			r.prevTrail = nil
 			return 0, false
 		}
 	}
 	var d time.Duration
-	for len(e.prevCharges) > 0 && e.prevCharges[0].at <= at {
-		if e.prevCharges[0].at == at {
-			d += e.prevCharges[0].d
+	for len(r.prevCharges) > 0 && r.prevCharges[0].at <= at {
+		if r.prevCharges[0].at == at {
+			d += r.prevCharges[0].d
 		}
-		e.prevCharges = e.prevCharges[1:]
+		r.prevCharges = r.prevCharges[1:]
 	}
 	return d, true
 }
 
-// applyCharge moves the clock by d and records it. Lock held.
+// applyCharge moves c by d, before decision at, and records it. Lock held.
 //
 //go:norace
-func (e *execution) applyCharge(d time.Duration) {
+func (r *clockRecord) applyCharge(at int, d time.Duration, c *clock) {
 	if d <= 0 {
 		return
 	}
-	e.clock.charge(e, d)
-	e.charges = append(e.charges, charge{at: len(e.trail), d: d})
+	c.charge(d)
+	r.charged = true
+	r.charges = append(r.charges, charge{at: at, d: d})
 }
 
 // noteStall is the watchdog's: the token holder, computing, has made no
 // decision in the last d (bounded by the watchdog for a loaded machine).
+// off is settings.noStallCharge; mu is the runtime's lock.
 //
 //go:norace
-func (e *execution) noteStall(d time.Duration) {
-	if e.set.noStallCharge {
+func (r *clockRecord) noteStall(d time.Duration, off bool, mu *rtMutex) {
+	if off {
 		return
 	}
-	if !e.mu.TryLock() {
+	if !mu.TryLock() {
 		return // the runtime's own work
 	}
-	e.mu.Unlock()
-	e.stalled.Add(int64(d))
+	mu.Unlock()
+	r.stalled.Add(int64(d))
 }
 
-// leftAt records, as the watchdog detaches g, when its stay in
-// uncontrolled code began, for the charge when it comes back (the stall
-// so far is charged at the next decision). Lock held.
+// leftAt records, as the watchdog detaches g at virtual instant now, when
+// its stay in uncontrolled code began, for the charge when it comes back
+// (the stall so far is charged at the next decision). Lock held.
 //
 //go:norace
-func (e *execution) leftAt(g *goroutine) {
-	g.awayVirtual = e.clock.now
+func (r *clockRecord) leftAt(g *goroutine, now time.Duration) {
+	g.awayVirtual = now
 	g.awayReal = time.Now()
 }
 
-// cameBack charges the clock for the stay of g, back from uncontrolled
-// code, at the next decision. Lock held.
+// cameBack charges the clock, now at virtual instant now, for the stay of
+// g, back from uncontrolled code, at the next decision. Lock held.
 //
 //go:norace
-func (e *execution) cameBack(g *goroutine) {
+func (r *clockRecord) cameBack(g *goroutine, now time.Duration) {
 	if g.inRun || g.awayReal.IsZero() {
 		return
 	}
 	target := g.awayVirtual + time.Since(g.awayReal)
 	g.awayReal = time.Time{}
-	if d := target - e.clock.now; d > e.pendingCharge {
-		e.pendingCharge = d
+	if d := target - now; d > r.pendingCharge {
+		r.pendingCharge = d
 	}
 }
 

@@ -22,16 +22,16 @@ import (
 //go:norace
 func (x *explorer) checkDeterminism(e *execution, body func(*testing.T)) (*execution, bool) {
 	rs := replay.NewReplayer(x.trace(e, e))
-	e2, _ := x.runOnce("schedule_"+itoa(x.number())+"_check", rs, x.set, e.in, body)
+	e2, _ := x.runOnce("schedule_"+itoa(x.number())+"_check", rs, x.set, e.in.inputs, body)
 	var what string
 	var f replay.Finding
 	if d := rs.Finish(); d != nil {
 		what = "the second run " + d.Error()
-		f = replay.SourceCause(e.sources, e2.sources, d.Step)
+		f = replay.SourceCause(e.in.sources, e2.in.sources, d.Step)
 	} else if outcome(e) != outcome(e2) {
 		what = fmt.Sprintf("the two runs took the same decisions but ended differently (%s, then %s)", outcome(e), outcome(e2))
-		f = replay.SourceCause(e.sources, e2.sources, len(e.trail))
-	} else if df, ok := replay.DiffSources(e.sources, e2.sources, len(e.trail)); ok {
+		f = replay.SourceCause(e.in.sources, e2.in.sources, len(e.trail))
+	} else if df, ok := replay.DiffSources(e.in.sources, e2.in.sources, len(e.trail)); ok {
 		what = "the two runs took the same decisions, but read a source differently"
 		f = df
 	} else {
@@ -64,7 +64,7 @@ func outcome(e *execution) string {
 //go:norace
 func (x *explorer) divergenceCause(step int, e *execution) replay.Finding {
 	tr := x.trace0
-	if f := replay.Cause(tr, e.sources, x.files(), step); f.Text != "" {
+	if f := replay.Cause(tr, e.in.sources, x.files(), step); f.Text != "" {
 		return f
 	}
 	switch {

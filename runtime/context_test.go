@@ -348,7 +348,7 @@ func TestCancelWakesDoneWaiterAsControlled(t *testing.T) {
 			}
 			Recv(ctx.Done())
 		})
-		for _, s := range e.sources {
+		for _, s := range e.in.sources {
 			if s.Kind == "uncontrolled channel" {
 				t.Errorf("%s: source log names %q at %s", how, s.What, s.Pos)
 			}

@@ -92,11 +92,12 @@ const (
 	maxWake = max(wakeSleep, wakeChan, wakeFunc)
 )
 
-// latency is how late, at best, timer t wakes what it wakes. Lock held.
+// latency is how late, at best, timer t wakes what it wakes; none under
+// settings.uniformCost (uniform).
 //
 //go:norace
-func (e *execution) latency(t *vtimer) time.Duration {
-	if e.set.uniformCost {
+func latency(t *vtimer, uniform bool) time.Duration {
+	if uniform {
 		return 0
 	}
 	switch t.kind {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"reflect"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -90,7 +91,7 @@ func (e *execution) finishMain(r any, returned bool) {
 	}
 	e.raceAtEnd()
 	if eu, ok := e.strat.(strategies.EventUser); ok && e.events {
-		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.earlyWithheld, Values: e.drew.Load() != 0, Cut: e.cut})
+		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.record.earlyWithheld, Values: e.in.drew.Load() != 0, Cut: e.cut})
 	}
 	e.teardown()
 	e.hbRecycle()
@@ -184,7 +185,7 @@ func (e *execution) abandonMain() {
 	e.mu.Lock()
 	zombies.Store(e.main.goid, struct{}{})
 	if e.bug == nil {
-		e.bug = e.stuckBug(e.ownDetached())
+		e.bug = stuckBug(e.gs, snapshot(liveGoroutines(e.gs)), e.set.stuckAfter)
 	}
 	e.teardown()
 	e.mu.Unlock()
@@ -349,4 +350,178 @@ func (e *execution) passOn(me *goroutine) {
 	} else {
 		e.cur.Store(nil)
 	}
+}
+
+// The wait for uncontrolled code, and the program's inputs, where they
+// meet the core: these methods take or hand on the token, change
+// goroutines' states, or tell the trail's state signature what the
+// program drew, so they orchestrate the parts (idle.go, watchdog.go,
+// inputs.go) and stay here.
+
+// waitExternal decides whether the execution waits for uncontrolled code;
+// if so it becomes idle (the watchdog waits) and waitExternal returns
+// true. Lock held.
+//
+//go:norace
+func (e *execution) waitExternal() bool {
+	if e.ndetached == 0 && e.eagerPollers == 0 && e.subtests.pending == 0 {
+		return false
+	}
+	if e.mainDone && len(blockedGoroutines(e.gs, false)) == 0 && workingDetached(e.gs) == nil {
+		// Nothing left that uncontrolled code could unblock, and no
+		// goroutine of the test is still at work there (one that comes
+		// back may yet block for ever: a leak).
+		return false
+	}
+	now := time.Now()
+	if e.idle.since.IsZero() {
+		e.idle.since = now
+	}
+	// How long the execution may stay idle (idle.go).
+	limit := e.set.stuckAfter
+	switch {
+	case e.subtests.pending > 0:
+		limit = e.set.stuckAfter // a subtest on its way
+	case e.ndetached > 0 && e.clock.next(e) != nil && workingDetached(e.gs) != nil:
+		limit = timerWait(e.clock.next(e), e.clock.now, &e.set)
+	case e.ndetached == 0 || e.clock.next(e) != nil:
+		limit = e.set.pollGrace
+	case e.mainDone || ownDetached(e.gs) == nil:
+		limit = e.set.detachedGrace
+	}
+	if now.Sub(e.idle.since) >= limit {
+		return false
+	}
+	e.idle.until = e.idle.since.Add(limit)
+	e.cur.Store(nil)
+	e.idle.waiting.Store(1)
+	return true
+}
+
+// idleWait is the watchdog's wait while the execution is idle (idle.go).
+//
+//go:norace
+func (e *execution) idleWait() {
+	e.mu.Lock()
+	if e.idle.waiting.Load() == 0 || e.over || e.aborting || e.cur.Load() != nil {
+		e.idle.waiting.Store(0)
+		e.mu.Unlock()
+		return
+	}
+	if time.Now().After(e.idle.until) {
+		e.idle.end()
+		e.handOff(nil)
+		e.mu.Unlock()
+		return
+	}
+	reapDetached(e.gs, e.ndetached, e)
+	// The select: comeback, the timer, then every watched operation.
+	cases, owners := e.idle.collect(e.gs)
+	d := e.idle.nap(e.ndetached, len(owners))
+	t := time.NewTimer(d)
+	cases[1].Chan = reflect.ValueOf(t.C)
+	e.idle.selecting = true
+	e.mu.Unlock()
+
+	i, v, ok, panicked := idleSelect(cases)
+	t.Stop()
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.idle.selecting = false
+	e.idle.dropCases()
+	if e.over || e.aborting {
+		return
+	}
+	if i >= 2 && !panicked {
+		o := owners[i-2]
+		o.w.fire(o.index, v, ok)
+		e.setRunnable(o.g)
+		e.fedByUncontrolled(o.g)
+		e.lastProgress = e.steps
+	}
+	e.idle.dropOwners()
+	if i == 1 && e.cur.Load() == nil && e.idle.waiting.Load() != 0 &&
+		e.idle.quietDeadlock(e.gs, e.mainDone, e.clock.pending(), e.eagerPollers, e.set.quietAfter) {
+		e.idle.waiting.Store(0)
+		e.abortLocked(nil, e.oracle.deadlock(e.gs))
+		return
+	}
+	if e.cur.Load() != nil || e.idle.waiting.Load() == 0 {
+		return // a goroutine came back and took the token
+	}
+	e.idle.waiting.Store(0)
+	if i != 1 {
+		e.idle.since, e.idle.step = time.Time{}, 0 // something happened
+	}
+	e.handOff(nil)
+}
+
+// detachStuckLocked detaches g, which holds the token and is blocked in
+// uncontrolled code (or has exited there), if others wait for the token
+// or long is set (watchdog.go). The lock has the last word: g may be
+// waiting for the lock itself, not for uncontrolled code. Lock held.
+//
+//go:norace
+func (e *execution) detachStuckLocked(g *goroutine, progress int64, long bool) bool {
+	// Others wait: a runnable goroutine (one back from uncontrolled code
+	// included), a pending timer, a goroutine waiting on a channel that
+	// uncontrolled code may feed.
+	if e.mu.contended() || !long && !(len(e.runnable) > 1 || e.eagerPollers > 0 || e.clock.pending()) {
+		return false
+	}
+	st, why := g.doing()
+	if st != runBlocked && st != runGone && st != runSyscall {
+		return false
+	}
+	return e.detachLocked(g, progress, why)
+}
+
+// detachLocked detaches g if it still holds the token at progress
+// (watchdog.go). Lock held.
+//
+//go:norace
+func (e *execution) detachLocked(g *goroutine, progress int64, why string) bool {
+	if e.over || e.aborting || e.cur.Load() != g || e.progress.Load() != progress || g.state != gRunnable {
+		return false
+	}
+	if st, _ := g.doing(); st == runGone {
+		// It went back to uncontrolled code and ended there (an adopted
+		// goroutine: ours end through exit).
+		e.setState(g, gDone)
+	} else {
+		e.record.leftAt(g, e.clock.now)
+		e.setState(g, gDetached)
+		g.detachedWhy = why
+	}
+	e.detaches++
+	if why == "computing" {
+		e.timedDetaches++
+	}
+	e.cur.Store(nil)
+	e.handOff(g)
+	return true
+}
+
+// noteDrawn notes that the program read a value of source c that no
+// decision chose: one of the execution's random source, a large map's
+// order, the clock, or one of Go's own with the control off. A systematic
+// search does not vary it (a stateless one draws the same in every
+// execution), so its end is no proof (strategies.End.Values).
+//
+//go:norace
+func (e *execution) noteDrawn(c control) {
+	if e.states {
+		e.learnt(e.cur.Load(), e.in.drawnState(c, e.clock.now, e.set.free))
+	}
+	e.in.markDrawn(c)
+}
+
+// noteUncontrolled marks the execution as depending on something the
+// runtime does not control, and notes what. Lock held.
+//
+//go:norace
+func (e *execution) noteUncontrolled(kind, what, pos string) {
+	e.uncontrolled = true
+	e.in.observeAt(len(e.trail), kind, what, pos, 0, false)
 }

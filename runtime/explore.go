@@ -372,7 +372,7 @@ func (x *explorer) inputs() inputs {
 //go:norace
 func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in inputs, body func(*testing.T)) (e *execution, skipped bool) {
 	e = newExecution(s, set, nil)
-	e.setInputs(in)
+	e.in.set(in, e.set.free, &e.clock)
 	if x.covering {
 		x.cov.begin()
 		e.cov = x.cov
@@ -383,15 +383,15 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 	if replaying {
 		// A replay moves the clock by the recorded charges of real
 		// time, and measures none (charge.go).
-		e.replayCharges = recordedCharges(r.Trace())
+		e.record.replayCharges = recordedCharges(r.Trace())
 	} else {
 		// Where this execution's decisions are the last one's, so are
 		// its charges (charge.go).
-		e.prevTrail, e.prevCharges = x.prevTrail, x.prevCharges
+		e.record.prevTrail, e.record.prevCharges = x.prevTrail, x.prevCharges
 		// The trail grows to about the last one's length: one
 		// allocation, not one per doubling.
 		e.trail = make([]decision, 0, len(x.prevTrail)+len(x.prevTrail)/8)
-		defer func() { x.prevTrail, x.prevCharges = e.trail, e.charges }()
+		defer func() { x.prevTrail, x.prevCharges = e.trail, e.record.charges }()
 	}
 	ok := x.t.Run(name, func(t *testing.T) {
 		e.t = t
@@ -459,7 +459,7 @@ func (x *explorer) finish() {
 //go:norace
 func (x *explorer) replays(e *execution, body func(*testing.T)) bool {
 	rs := replay.NewReplayer(x.trace(e, e))
-	re, _ := x.runOnce("schedule_"+itoa(x.number())+"_check", rs, x.set, e.in, body)
+	re, _ := x.runOnce("schedule_"+itoa(x.number())+"_check", rs, x.set, e.in.inputs, body)
 	return rs.Finish() == nil && outcome(re) == outcome(e)
 }
 

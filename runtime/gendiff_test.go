@@ -89,7 +89,7 @@ func runGen(t *testing.T, p *gProg, strategy string, states bool, limit int) gen
 // the explorer's runOnce does in a subtest.
 func runQuiet(t *testing.T, s strategies.Strategy, set settings, in inputs, body func(*testing.T)) *execution {
 	e := newExecution(s, set, nil)
-	e.setInputs(in)
+	e.in.set(in, e.set.free, &e.clock)
 	e.t = t
 	done := make(chan struct{})
 	go func() {

@@ -13,7 +13,7 @@ import (
 // watchdog waits for the first of
 //
 //   - a detached goroutine coming back to a hook (foreign signals
-//     e.comeback),
+//     e.idle.comeback),
 //   - a channel of uncontrolled code becoming ready: the watchdog performs
 //     the blocked operation itself, in a real select over every such
 //     operation (reflect.Select), and completes the waiter with the result
@@ -46,67 +46,47 @@ import (
 //     bug: gosct cannot tell whether uncontrolled code would ever have
 //     moved), and its exploration stops.
 
-// waitExternal decides whether the execution waits for uncontrolled code;
-// if so it becomes idle (the watchdog waits) and waitExternal returns
-// true. Lock held.
-//
-//go:norace
-func (e *execution) waitExternal() bool {
-	if e.ndetached == 0 && e.eagerPollers == 0 && e.subtests.pending == 0 {
-		return false
-	}
-	if e.mainDone && len(blockedGoroutines(e.gs, false)) == 0 && e.workingDetached() == nil {
-		// Nothing left that uncontrolled code could unblock, and no
-		// goroutine of the test is still at work there (one that comes
-		// back may yet block for ever: a leak).
-		return false
-	}
-	now := time.Now()
-	if e.idleSince.IsZero() {
-		e.idleSince = now
-	}
-	limit := e.idleLimit()
-	if now.Sub(e.idleSince) >= limit {
-		return false
-	}
-	e.idleUntil = e.idleSince.Add(limit)
-	e.cur.Store(nil)
-	e.idle.Store(1)
-	return true
-}
-
-// idleLimit is how long the execution may stay idle. Lock held.
-//
-//go:norace
-func (e *execution) idleLimit() time.Duration {
-	switch {
-	case e.subtests.pending > 0:
-		return e.set.stuckAfter // a subtest on its way
-	case e.ndetached > 0 && e.clock.next(e) != nil && e.workingDetached() != nil:
-		return e.timerWait()
-	case e.ndetached == 0 || e.clock.next(e) != nil:
-		return e.set.pollGrace
-	case e.mainDone || e.ownDetached() == nil:
-		return e.set.detachedGrace
-	}
-	return e.set.stuckAfter
+// idleState is the wait for uncontrolled code: whether the watchdog waits
+// (the token free), the bounds of the wait, the cases of its select. It
+// needs from the core the goroutines (their states, the channel
+// operations they wait on) and the clock's pending timers; the core's lock
+// guards it, and the core hands the token on when the wait ends
+// (execution.idleWait).
+type idleState struct {
+	// waiting is set while the watchdog waits, selecting while it is
+	// inside its select (a goroutine coming back then signals comeback
+	// instead of taking the token).
+	waiting   rtCounter
+	selecting bool
+	comeback  chan struct{}
+	// since is when the execution became idle, until the bound of the
+	// wait, step the watchdog's next nap.
+	since time.Time
+	until time.Time
+	step  time.Duration
+	// quietChecked is when quietDeadlock last read every goroutine's
+	// state (a traceback of the process: not at every wake).
+	quietChecked time.Time
+	cases        []reflect.SelectCase
+	owners       []idleOwner
 }
 
 // timerWait bounds the wait for goroutines of the test at work in
 // uncontrolled code (a subprocess, a system call, a computation) while a
-// timer is pending: the real time they take is charged to the clock when
-// they come back (charge.go), so the timer fires first only if it is due
-// before they are back, as in Go. A timeout of 10 s around a call that
-// takes 100 ms then does not fire, and one of 20 ms around a subprocess of
-// 80 ms does. The wait is the timer's distance in virtual time, at least
-// pollGrace, at most detachedGrace: a goroutine stuck there for good does
-// not hold the clock for ever. Lock held.
+// timer is pending (next, the clock at now): the real time they take is
+// charged to the clock when they come back (charge.go), so the timer fires
+// first only if it is due before they are back, as in Go. A timeout of
+// 10 s around a call that takes 100 ms then does not fire, and one of
+// 20 ms around a subprocess of 80 ms does. The wait is the timer's
+// distance in virtual time, at least pollGrace, at most detachedGrace: a
+// goroutine stuck there for good does not hold the clock for ever. Lock
+// held.
 //
 //go:norace
-func (e *execution) timerWait() time.Duration {
-	d := e.set.pollGrace
-	if t := e.clock.next(e); t != nil {
-		d = max(d, min(t.when-e.clock.now, e.set.detachedGrace))
+func timerWait(next *vtimer, now time.Duration, set *settings) time.Duration {
+	d := set.pollGrace
+	if t := next; t != nil {
+		d = max(d, min(t.when-now, set.detachedGrace))
 	}
 	return d
 }
@@ -119,9 +99,9 @@ func (e *execution) timerWait() time.Duration {
 // Lock held.
 //
 //go:norace
-func (e *execution) workingDetached() []*goroutine {
+func workingDetached(all []*goroutine) []*goroutine {
 	var gs []*goroutine
-	for _, g := range e.ownDetached() {
+	for _, g := range ownDetached(all) {
 		switch st, why := g.doing(); st {
 		case runRunning, runSyscall, runUnknown, runTransient:
 			gs = append(gs, g)
@@ -138,9 +118,9 @@ func (e *execution) workingDetached() []*goroutine {
 // uncontrolled code. Lock held.
 //
 //go:norace
-func (e *execution) ownDetached() []*goroutine {
+func ownDetached(all []*goroutine) []*goroutine {
 	var gs []*goroutine
-	for _, g := range e.gs {
+	for _, g := range all {
 		if g.state == gDetached && !g.adopted && !g.inRun {
 			gs = append(gs, g)
 		}
@@ -148,18 +128,25 @@ func (e *execution) ownDetached() []*goroutine {
 	return gs
 }
 
+// A stateSetter moves a goroutine to another state (the core's
+// setState).
+type stateSetter interface {
+	setState(g *goroutine, s gstate)
+}
+
 // reapDetached ends the detached goroutines that exited in uncontrolled
-// code (started by it, they went back and ended without a hook). Lock held.
+// code (started by it, they went back and ended without a hook); ndetached
+// is how many are detached. Lock held.
 //
 //go:norace
-func (e *execution) reapDetached() {
-	if e.ndetached == 0 {
+func reapDetached(all []*goroutine, ndetached int, s stateSetter) {
+	if ndetached == 0 {
 		return
 	}
-	for _, g := range e.gs {
+	for _, g := range all {
 		if g.state == gDetached && g.adopted {
 			if st, _ := g.doing(); st == runGone {
-				e.setState(g, gDone)
+				s.setState(g, gDone)
 			}
 		}
 	}
@@ -172,86 +159,65 @@ type watch struct {
 	fire  func(i int, v reflect.Value, ok bool)
 }
 
-// idleWait is the watchdog's wait while the execution is idle.
+// collect gathers the cases of the idle select: comeback, the timer (its
+// channel set by the caller), then every operation a blocked goroutine
+// of all watches. Lock held.
 //
 //go:norace
-func (e *execution) idleWait() {
-	e.mu.Lock()
-	if e.idle.Load() == 0 || e.over || e.aborting || e.cur.Load() != nil {
-		e.idle.Store(0)
-		e.mu.Unlock()
-		return
-	}
-	if time.Now().After(e.idleUntil) {
-		e.idleEnd()
-		e.mu.Unlock()
-		return
-	}
-	e.reapDetached()
-	// The select: comeback, the timer, then every watched operation.
-	cases := append(e.idleCases[:0],
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(e.comeback)},
+func (w *idleState) collect(all []*goroutine) ([]reflect.SelectCase, []idleOwner) {
+	cases := append(w.cases[:0],
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.comeback)},
 		reflect.SelectCase{Dir: reflect.SelectRecv})
-	owners := e.idleOwners[:0]
-	for _, g := range e.gs {
+	owners := w.owners[:0]
+	for _, g := range all {
 		if g.state == gBlocked && g.watch != nil {
-			w := g.watch()
-			for i, c := range w.cases {
+			wt := g.watch()
+			for i, c := range wt.cases {
 				cases = append(cases, c)
-				owners = append(owners, idleOwner{w, g, i})
+				owners = append(owners, idleOwner{wt, g, i})
 			}
 		}
 	}
-	e.idleCases, e.idleOwners = cases, owners
-	d := e.idleStep
+	w.cases, w.owners = cases, owners
+	return cases, owners
+}
+
+// nap is how long the watchdog's next idle select may last, with
+// ndetached goroutines detached and watched operations in the select.
+// Lock held.
+//
+//go:norace
+func (w *idleState) nap(ndetached, watched int) time.Duration {
+	d := w.step
 	if d < 50*time.Microsecond {
 		d = 50 * time.Microsecond
 	}
-	if left := time.Until(e.idleUntil); left < d {
+	if left := time.Until(w.until); left < d {
 		d = left
 	}
-	if e.ndetached == 0 && len(owners) > 0 {
-		d = time.Until(e.idleUntil) // only channels: they signal themselves
+	if ndetached == 0 && watched > 0 {
+		d = time.Until(w.until) // only channels: they signal themselves
 	}
-	e.idleStep = min(2*d, 2*time.Millisecond)
-	t := time.NewTimer(d)
-	cases[1].Chan = reflect.ValueOf(t.C)
-	e.selecting = true
-	e.mu.Unlock()
+	w.step = min(2*d, 2*time.Millisecond)
+	return d
+}
 
-	i, v, ok, panicked := idleSelect(cases)
-	t.Stop()
+// dropCases drops the references of the idle select's cases. Lock held.
+//
+//go:norace
+func (w *idleState) dropCases() {
+	for j := range w.cases {
+		w.cases[j] = reflect.SelectCase{} // drop the references
+	}
+}
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.selecting = false
-	for j := range e.idleCases {
-		e.idleCases[j] = reflect.SelectCase{} // drop the references
+// dropOwners drops the references of the idle select's owners. Lock held.
+//
+//go:norace
+func (w *idleState) dropOwners() {
+	for j := range w.owners {
+		w.owners[j] = idleOwner{}
 	}
-	if e.over || e.aborting {
-		return
-	}
-	if i >= 2 && !panicked {
-		o := owners[i-2]
-		o.w.fire(o.index, v, ok)
-		e.setRunnable(o.g)
-		e.fedByUncontrolled(o.g)
-		e.lastProgress = e.steps
-	}
-	for j := range e.idleOwners {
-		e.idleOwners[j] = idleOwner{}
-	}
-	if i == 1 && e.cur.Load() == nil && e.idle.Load() != 0 && e.quietDeadlock() {
-		return
-	}
-	if e.cur.Load() != nil || e.idle.Load() == 0 {
-		return // a goroutine came back and took the token
-	}
-	e.idle.Store(0)
-	if i != 1 {
-		e.idleSince, e.idleStep = time.Time{}, 0 // something happened
-	}
-	e.handOff(nil)
 }
 
 // idleOwner maps a case of the idle select to its watch.
@@ -275,33 +241,34 @@ func idleSelect(cases []reflect.SelectCase) (i int, v reflect.Value, ok, panicke
 	return i, v, ok, false
 }
 
-// idleEnd ends an idle period that reached its bound: the scheduler goes
-// on without waiting (the clock moves, or the execution ends). Lock held.
+// end ends an idle period that reached its bound: the scheduler goes on
+// without waiting (the clock moves, or the execution ends; the caller
+// hands the token on). Lock held.
 //
 //go:norace
-func (e *execution) idleEnd() {
-	e.idle.Store(0)
-	e.idleUntil = time.Time{}
-	e.handOff(nil)
+func (w *idleState) end() {
+	w.waiting.Store(0)
+	w.until = time.Time{}
 }
 
-// quietDeadlock ends the execution with a deadlock when goroutines of the
-// test have waited in uncontrolled code for quietAfter and nothing in the
+// quietDeadlock reports a deadlock when goroutines of the test (of all)
+// have waited in uncontrolled code for quietAfter and nothing in the
 // process could ever wake them: every other goroutine is the runtime's or
 // testing's own, a leftover of an earlier execution, or waits where no
 // timer, no I/O and no system call can end the wait (a lock, a wait group,
 // a send, a nil channel). A goroutine waiting to receive or in a select
 // may be waiting for a timer, and then the verdict is left to stuckAfter.
+// mainDone, timers (a timer is pending) and eagerPollers are the core's.
 // Lock held.
 //
 //go:norace
-func (e *execution) quietDeadlock() bool {
-	if e.mainDone || time.Since(e.idleSince) < e.set.quietAfter || e.clock.pending() || e.eagerPollers > 0 ||
-		time.Since(e.quietChecked) < e.set.quietAfter/4 {
+func (w *idleState) quietDeadlock(all []*goroutine, mainDone, timers bool, eagerPollers int, quietAfter time.Duration) bool {
+	if mainDone || time.Since(w.since) < quietAfter || timers || eagerPollers > 0 ||
+		time.Since(w.quietChecked) < quietAfter/4 {
 		return false
 	}
-	e.quietChecked = time.Now()
-	own := e.ownDetached()
+	w.quietChecked = time.Now()
+	own := ownDetached(all)
 	if len(own) == 0 {
 		return false
 	}
@@ -311,7 +278,7 @@ func (e *execution) quietDeadlock() bool {
 		}
 	}
 	ours := map[int64]bool{goid(): true}
-	for _, g := range e.gs {
+	for _, g := range all {
 		ours[g.goid] = true
 	}
 	for _, pg := range processGoroutines() {
@@ -322,8 +289,6 @@ func (e *execution) quietDeadlock() bool {
 			return false // it may yet do something
 		}
 	}
-	e.idle.Store(0)
-	e.abortLocked(nil, e.oracle.deadlock(e.gs))
 	return true
 }
 
@@ -375,19 +340,20 @@ func processGoroutines() []procG {
 	return out
 }
 
-// stuckBug is the verdict of an execution whose goroutines stayed in
-// uncontrolled code past stuckAfter. Lock held.
+// stuckBug is the verdict of an execution whose goroutines (all, snap
+// the snapshot of the live ones) stayed in uncontrolled code past
+// stuckAfter. Lock held.
 //
 //go:norace
-func (e *execution) stuckBug(own []*goroutine) *bug {
-	b := &bug{kind: kindStuck, gs: snapshot(e.liveGoroutines())}
+func stuckBug(all []*goroutine, snap []gsnap, stuckAfter time.Duration) *bug {
+	b := &bug{kind: kindStuck, gs: snap}
 	var where []string
 	for i, s := range b.gs {
-		if g := e.gs[s.id]; g.state == gDetached && !g.inRun {
+		if g := all[s.id]; g.state == gDetached && !g.inRun {
 			where = append(where, "G"+itoa(s.id)+" ("+s.created+") "+b.gs[i].state)
 		}
 	}
-	b.message = "blocked in uncontrolled code for " + e.set.stuckAfter.String() + ": " + strings.Join(where, "; ")
+	b.message = "blocked in uncontrolled code for " + stuckAfter.String() + ": " + strings.Join(where, "; ")
 	b.key = kindStuck + ":" + siteKey(b.gs)
 	return b
 }
@@ -395,9 +361,9 @@ func (e *execution) stuckBug(own []*goroutine) *bug {
 // liveGoroutines lists the goroutines that have not exited. Lock held.
 //
 //go:norace
-func (e *execution) liveGoroutines() []*goroutine {
+func liveGoroutines(all []*goroutine) []*goroutine {
 	var gs []*goroutine
-	for _, g := range e.gs {
+	for _, g := range all {
 		if g.state != gDone {
 			gs = append(gs, g)
 		}

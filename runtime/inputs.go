@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gosct/gosct/replay"
@@ -124,25 +125,57 @@ func freshInputs(runSeed int64, schedule int, stateless bool, now time.Time) inp
 	return inputs{seed: seed, epoch: epoch, goroutines: runtime.NumGoroutine()}
 }
 
-// setInputs gives e its inputs: the virtual clock starts at their epoch
-// unless the time control is off.
+// programInputs are the program's inputs in an execution: the inputs
+// drawn for it (embedded: e.in.seed), the random source its draws come
+// from, which sources it drew from that no decision chose, and, in a
+// detailed execution, the source log. It needs from the core the clock
+// (its epoch is an input), the number of decisions so far (a source read
+// is logged at one), and someone to tell what the program drew (a
+// drawNoter: the trail's state signature depends on it).
+type programInputs struct {
+	inputs
+	src     execSource
+	srcInit bool
+	rand1   *mrand.Rand
+	rand2   *mrand2.Rand
+	seeded  atomic.Bool // the program called rand.Seed (rand.go)
+	// mapRanges counts the execution's map ranges, each shuffled with a
+	// seed of its own (maps.go).
+	mapRanges uint64
+	// drew: the sources of the values the program read that no decision
+	// chose (a set of controls; noteDrawn, strategies.End.Values).
+	drew atomic.Uint32
+	// detailed is settings.detailed: sources is the source log of a
+	// detailed execution (observe).
+	detailed bool
+	sources  []replay.Source
+}
+
+// A drawNoter is told that the program read a value of source c that no
+// decision chose (execution.noteDrawn).
+type drawNoter interface {
+	noteDrawn(c control)
+}
+
+// set gives p its inputs: the virtual clock c starts at their epoch
+// unless the time control is off (free).
 //
 //go:norace
-func (e *execution) setInputs(in inputs) {
+func (p *programInputs) set(in inputs, free control, c *clock) {
 	if in.fresh == nil {
 		in.fresh = new(onceSet)
 	}
 	in.onces = append([]string(nil), in.onces...) // consumed by takeCarried
-	e.in = in
-	if e.set.free&ctlTime == 0 {
-		e.clock.start = time.Unix(0, in.epoch)
+	p.inputs = in
+	if free&ctlTime == 0 {
+		c.start = time.Unix(0, in.epoch)
 	}
 	if raceEnabled {
 		// math/rand's generators are made before the execution's
 		// goroutines start, which Go's race detector sees: made by
 		// the first goroutine to draw, a later drawer would be
 		// reported racing with it. Making them draws nothing.
-		e.makeRand()
+		p.makeRand()
 	}
 }
 
@@ -184,44 +217,46 @@ func (r *execSource) Int63() int64 { return int64(r.Uint64() >> 1) }
 //go:norace
 func (r *execSource) Seed(int64) {}
 
-// rnd returns the execution's math/rand generator. Token held.
+// rnd returns the execution's math/rand generator, telling d of the
+// draw. Token held.
 //
 //go:norace
-func (e *execution) rnd() *mrand.Rand {
-	e.noteDrawn(ctlRand)
-	e.makeRand()
-	return e.rand1
+func (p *programInputs) rnd(d drawNoter) *mrand.Rand {
+	d.noteDrawn(ctlRand)
+	p.makeRand()
+	return p.rand1
 }
 
 // makeRand makes the execution's math/rand and math/rand/v2 generators
 // if they are not made yet.
 //
 //go:norace
-func (e *execution) makeRand() {
-	if e.rand1 == nil {
-		e.initSource()
-		e.rand1 = mrand.New(&e.src)
+func (p *programInputs) makeRand() {
+	if p.rand1 == nil {
+		p.initSource()
+		p.rand1 = mrand.New(&p.src)
 	}
-	if e.rand2 == nil {
-		e.initSource()
-		e.rand2 = mrand2.New(&e.src)
+	if p.rand2 == nil {
+		p.initSource()
+		p.rand2 = mrand2.New(&p.src)
 	}
 }
 
-// rnd2 returns the execution's math/rand/v2 generator. Token held.
+// rnd2 returns the execution's math/rand/v2 generator, telling d of the
+// draw. Token held.
 //
 //go:norace
-func (e *execution) rnd2() *mrand2.Rand {
-	e.noteDrawn(ctlRand)
-	e.makeRand()
-	return e.rand2
+func (p *programInputs) rnd2(d drawNoter) *mrand2.Rand {
+	d.noteDrawn(ctlRand)
+	p.makeRand()
+	return p.rand2
 }
 
 //go:norace
-func (e *execution) initSource() {
-	if !e.srcInit {
-		e.srcInit = true
-		e.src.s = e.in.seed
+func (p *programInputs) initSource() {
+	if !p.srcInit {
+		p.srcInit = true
+		p.src.s = p.seed
 	}
 }
 
@@ -229,29 +264,30 @@ func (e *execution) initSource() {
 // independent of how many values the random source has given.
 //
 //go:norace
-func (e *execution) subSeed(n uint64) uint64 { return mix64(e.in.seed ^ mix64(n+0x5851f42d4c957f2d)) }
+func (p *programInputs) subSeed(n uint64) uint64 { return mix64(p.seed ^ mix64(n+0x5851f42d4c957f2d)) }
 
-// noteDrawn notes that the program read a value of source c that no
-// decision chose: one of the execution's random source, a large map's
-// order, the clock, or one of Go's own with the control off. A systematic
-// search does not vary it (a stateless one draws the same in every
-// execution), so its end is no proof (strategies.End.Values).
+// drawnState is what a draw of source c, the clock at now, tells the
+// state signature: what it draws next follows from where the source and
+// the clock stand, and the control; Go's own draws (the control off in
+// free) from nothing the signature knows.
 //
 //go:norace
-func (e *execution) noteDrawn(c control) {
-	if e.states {
-		// What it draws next follows from where the source and the
-		// clock stand, and the control; Go's own draws (the control
-		// off) from nothing the signature knows.
-		v := mix(mix(e.src.s, e.mapRanges), uint64(e.clock.now)) ^ uint64(c)
-		if e.set.free&c != 0 {
-			v = uint64(time.Now().UnixNano())
-		}
-		e.learnt(e.cur.Load(), v)
+func (p *programInputs) drawnState(c control, now time.Duration, free control) uint64 {
+	v := mix(mix(p.src.s, p.mapRanges), uint64(now)) ^ uint64(c)
+	if free&c != 0 {
+		v = uint64(time.Now().UnixNano())
 	}
+	return v
+}
+
+// markDrawn notes that the program read a value of source c that no
+// decision chose (execution.noteDrawn).
+//
+//go:norace
+func (p *programInputs) markDrawn(c control) {
 	for {
-		old := e.drew.Load()
-		if old&uint32(c) != 0 || e.drew.CompareAndSwap(old, old|uint32(c)) {
+		old := p.drew.Load()
+		if old&uint32(c) != 0 || p.drew.CompareAndSwap(old, old|uint32(c)) {
 			return
 		}
 	}
@@ -267,36 +303,28 @@ func noteDrawnHere(c control) {
 }
 
 // observe notes a read of a source by the user code that called the hook
-// in the execution's source log, in detailed mode. Lock held.
+// in the execution's source log, in detailed mode, at decision step. Lock
+// held.
 //
 //go:norace
-func (e *execution) observe(kind, what string, value uint64, controlled bool) {
-	if e.set.detailed && len(e.sources) < replay.MaxSources {
-		e.observeAt(kind, what, callerPos(), value, controlled)
+func (p *programInputs) observe(step int, kind, what string, value uint64, controlled bool) {
+	if p.detailed && len(p.sources) < replay.MaxSources {
+		p.observeAt(step, kind, what, callerPos(), value, controlled)
 	}
 }
 
 // observeAt is observe for a read at pos. Lock held.
 //
 //go:norace
-func (e *execution) observeAt(kind, what, pos string, value uint64, controlled bool) {
-	if !e.set.detailed || len(e.sources) >= replay.MaxSources {
+func (p *programInputs) observeAt(step int, kind, what, pos string, value uint64, controlled bool) {
+	if !p.detailed || len(p.sources) >= replay.MaxSources {
 		return
 	}
 	v := ""
 	if value != 0 {
 		v = strconv.FormatUint(value, 16)
 	}
-	e.sources = append(e.sources, replay.Source{Kind: kind, What: what, Pos: pos, Step: len(e.trail), Value: v, Controlled: controlled})
-}
-
-// noteUncontrolled marks the execution as depending on something the
-// runtime does not control, and notes what. Lock held.
-//
-//go:norace
-func (e *execution) noteUncontrolled(kind, what, pos string) {
-	e.uncontrolled = true
-	e.observeAt(kind, what, pos, 0, false)
+	p.sources = append(p.sources, replay.Source{Kind: kind, What: what, Pos: pos, Step: step, Value: v, Controlled: controlled})
 }
 
 // hashBytes is the value hash of a source read.

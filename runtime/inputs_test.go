@@ -208,8 +208,8 @@ func TestMapRangeUnorderedKeysNoted(t *testing.T) {
 	e := runInputs(t, inputs{seed: 1, epoch: 1}, true, func(t *testing.T) {
 		rangeOrder(map[*int]bool{a: true, b: true})
 	})
-	if !e.uncontrolled || len(e.sources) == 0 || e.sources[0].Kind != "unordered map" {
-		t.Errorf("uncontrolled %v, sources %+v: want an unordered map noted", e.uncontrolled, e.sources)
+	if !e.uncontrolled || len(e.in.sources) == 0 || e.in.sources[0].Kind != "unordered map" {
+		t.Errorf("uncontrolled %v, sources %+v: want an unordered map noted", e.uncontrolled, e.in.sources)
 	}
 }
 

@@ -100,20 +100,20 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 		e.noteDrawn(ctlMaps)
 		// Go's order, noted as the ranks of its keys in canonical
 		// order: a run with another order reads another value.
-		e.observe("map order", "range over map", orderHash(it.keys, goOrder), false)
+		e.in.observe(len(e.trail), "map order", "range over map", orderHash(it.keys, goOrder), false)
 		e.mu.Unlock()
 		it.keys = goOrder
 		return it
 	}
-	e.mapRanges++
-	seed := e.subSeed(e.mapRanges)
+	e.in.mapRanges++
+	seed := e.in.subSeed(e.in.mapRanges)
 	if len(it.keys) <= permLimit {
 		// A small map's order is a decision, as rand.Perm's is: a
 		// systematic search tries every order (two batches locking
 		// the same two accounts in map order deadlock in one of
 		// them), and the trace records the order chosen.
 		e.mu.Unlock()
-		perm := e.smallPerm(me, len(it.keys), "map order")
+		perm := smallPerm(e, me, len(it.keys), "map order")
 		keys := slices.Clone(it.keys)
 		for i, p := range perm {
 			it.keys[i] = keys[p]
@@ -128,7 +128,7 @@ func MapRange[M ~map[K]V, K comparable, V any](m M) MapIter[K, V] {
 	}
 	canonical := slices.Clone(it.keys)
 	shuffleSeeded(it.keys, seed)
-	e.observe("map order", "range over map", orderHash(canonical, it.keys), true)
+	e.in.observe(len(e.trail), "map order", "range over map", orderHash(canonical, it.keys), true)
 	e.mu.Unlock()
 	return it
 }

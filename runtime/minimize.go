@@ -82,7 +82,7 @@ func (m *minimizer) timeLeft() bool { return time.Now().Before(m.deadline) }
 //go:norace
 func (m *minimizer) run(s strategies.Strategy) *execution {
 	m.runs++
-	r, _ := m.x.runOnce("schedule_"+itoa(m.x.schedules)+"_min_"+itoa(m.runs), s, m.set, m.e.in, m.body)
+	r, _ := m.x.runOnce("schedule_"+itoa(m.x.schedules)+"_min_"+itoa(m.runs), s, m.set, m.e.in.inputs, m.body)
 	return r
 }
 
@@ -198,7 +198,7 @@ func (m *minimizer) bounded(bound int) *execution {
 //
 //go:norace
 func sizeOf(e *execution) replay.Size {
-	s := replay.Size{Steps: len(e.trail), EarlyFirings: len(e.earlies), EarlyNS: int64(earlyWait(e.earlies))}
+	s := replay.Size{Steps: len(e.trail), EarlyFirings: len(e.record.earlies), EarlyNS: int64(earlyWait(e.record.earlies))}
 	ran := map[int32]bool{0: true}
 	for _, d := range e.trail {
 		if d.preempt {

@@ -29,10 +29,10 @@ func (p *proofGaps) note(e *execution) {
 	if e.fair.since > 0 {
 		p.fair++
 	}
-	if e.earlyWithheld {
+	if e.record.earlyWithheld {
 		p.early++
 	}
-	if d := control(e.drew.Load()); d != 0 {
+	if d := control(e.in.drew.Load()); d != 0 {
 		p.values++
 		p.drawn |= d
 	}

@@ -69,7 +69,7 @@ func RandSeed(seed int64) {
 		return // a no-op (randseednop)
 	}
 	mrand.Seed(seed) // undo the draw of the check
-	e.seeded.Store(true)
+	e.in.seeded.Store(true)
 }
 
 // randExec1 is randExec for math/rand's hooks: nil, nil once the program
@@ -78,7 +78,7 @@ func RandSeed(seed int64) {
 //go:norace
 func randExec1() (*execution, *goroutine) {
 	e, me := randExec()
-	if e != nil && e.seeded.Load() {
+	if e != nil && e.in.seeded.Load() {
 		return nil, nil
 	}
 	return e, me
@@ -88,7 +88,7 @@ func randExec1() (*execution, *goroutine) {
 //
 //go:norace
 func bounded1[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n T, fn string, pass func(T) T, src func(*execution, T) T) T {
-	if e, _ := enter(); e != nil && e.seeded.Load() {
+	if e, _ := enter(); e != nil && e.in.seeded.Load() {
 		return passed(fn, pass(n), u64[T])
 	}
 	return bounded(n, fn, pass, src)
@@ -96,7 +96,7 @@ func bounded1[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n T, fn stri
 
 //go:norace
 func unbounded1[T any](fn string, pass func() T, src func(*execution) T, bits func(T) uint64) T {
-	if e, _ := enter(); e != nil && e.seeded.Load() {
+	if e, _ := enter(); e != nil && e.in.seeded.Load() {
 		return passed(fn, pass(), bits)
 	}
 	return unbounded(fn, pass, src, bits)
@@ -111,7 +111,7 @@ func passed[T any](fn string, v T, bits func(T) uint64) T {
 	noteDrawnHere(ctlRand)
 	if e, _ := enter(); e != nil && e.set.detailed {
 		e.mu.Lock()
-		e.observe("rand", fn, hashUint(bits(v)), false)
+		e.in.observe(len(e.trail), "rand", fn, hashUint(bits(v)), false)
 		e.mu.Unlock()
 	}
 	return v
@@ -120,7 +120,7 @@ func passed[T any](fn string, v T, bits func(T) uint64) T {
 // value is a value decision for a draw in [0, n), 0 < n <= valueLimit.
 //
 //go:norace
-func (e *execution) value(me *goroutine, n int, fn string) int {
+func value(e *execution, me *goroutine, n int, fn string) int {
 	e.mu.Lock()
 	v := e.chooseValue(me, n, fn+"("+itoa(n)+")")
 	e.lastProgress = e.steps // a draw changes the source: not a livelock
@@ -141,7 +141,7 @@ func draw[T any](e *execution, fn string, f func() T, bits func(T) uint64) T {
 	v := f()
 	e.lastProgress = e.steps
 	if e.set.detailed {
-		e.observe("rand", fn, hashUint(bits(v)), true)
+		e.in.observe(len(e.trail), "rand", fn, hashUint(bits(v)), true)
 	}
 	e.mu.Unlock()
 	return v
@@ -167,7 +167,7 @@ func bounded[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n T, fn strin
 		return passed(fn, pass(n), u64[T])
 	}
 	if uint64(n) <= valueLimit {
-		return T(e.value(me, int(n), fn))
+		return T(value(e, me, int(n), fn))
 	}
 	return draw(e, fn, func() T { return src(e, n) }, u64[T])
 }
@@ -176,21 +176,21 @@ func bounded[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n T, fn strin
 //
 //go:norace
 func RandIntn(n int) int {
-	return bounded1(n, "rand.Intn", mrand.Intn, func(e *execution, n int) int { return e.rnd().Intn(n) })
+	return bounded1(n, "rand.Intn", mrand.Intn, func(e *execution, n int) int { return e.in.rnd(e).Intn(n) })
 }
 
 // RandInt31n replaces math/rand.Int31n.
 //
 //go:norace
 func RandInt31n(n int32) int32 {
-	return bounded1(n, "rand.Int31n", mrand.Int31n, func(e *execution, n int32) int32 { return e.rnd().Int31n(n) })
+	return bounded1(n, "rand.Int31n", mrand.Int31n, func(e *execution, n int32) int32 { return e.in.rnd(e).Int31n(n) })
 }
 
 // RandInt63n replaces math/rand.Int63n.
 //
 //go:norace
 func RandInt63n(n int64) int64 {
-	return bounded1(n, "rand.Int63n", mrand.Int63n, func(e *execution, n int64) int64 { return e.rnd().Int63n(n) })
+	return bounded1(n, "rand.Int63n", mrand.Int63n, func(e *execution, n int64) int64 { return e.in.rnd(e).Int63n(n) })
 }
 
 // unbounded is the hook body of a draw with no bound.
@@ -208,63 +208,63 @@ func unbounded[T any](fn string, pass func() T, src func(*execution) T, bits fun
 //
 //go:norace
 func RandInt() int {
-	return unbounded1("rand.Int", mrand.Int, func(e *execution) int { return e.rnd().Int() }, u64[int])
+	return unbounded1("rand.Int", mrand.Int, func(e *execution) int { return e.in.rnd(e).Int() }, u64[int])
 }
 
 // RandInt31 replaces math/rand.Int31.
 //
 //go:norace
 func RandInt31() int32 {
-	return unbounded1("rand.Int31", mrand.Int31, func(e *execution) int32 { return e.rnd().Int31() }, u64[int32])
+	return unbounded1("rand.Int31", mrand.Int31, func(e *execution) int32 { return e.in.rnd(e).Int31() }, u64[int32])
 }
 
 // RandInt63 replaces math/rand.Int63.
 //
 //go:norace
 func RandInt63() int64 {
-	return unbounded1("rand.Int63", mrand.Int63, func(e *execution) int64 { return e.rnd().Int63() }, u64[int64])
+	return unbounded1("rand.Int63", mrand.Int63, func(e *execution) int64 { return e.in.rnd(e).Int63() }, u64[int64])
 }
 
 // RandUint32 replaces math/rand.Uint32.
 //
 //go:norace
 func RandUint32() uint32 {
-	return unbounded1("rand.Uint32", mrand.Uint32, func(e *execution) uint32 { return e.rnd().Uint32() }, u64[uint32])
+	return unbounded1("rand.Uint32", mrand.Uint32, func(e *execution) uint32 { return e.in.rnd(e).Uint32() }, u64[uint32])
 }
 
 // RandUint64 replaces math/rand.Uint64.
 //
 //go:norace
 func RandUint64() uint64 {
-	return unbounded1("rand.Uint64", mrand.Uint64, func(e *execution) uint64 { return e.rnd().Uint64() }, u64[uint64])
+	return unbounded1("rand.Uint64", mrand.Uint64, func(e *execution) uint64 { return e.in.rnd(e).Uint64() }, u64[uint64])
 }
 
 // RandFloat32 replaces math/rand.Float32.
 //
 //go:norace
 func RandFloat32() float32 {
-	return unbounded1("rand.Float32", mrand.Float32, func(e *execution) float32 { return e.rnd().Float32() }, f32bits)
+	return unbounded1("rand.Float32", mrand.Float32, func(e *execution) float32 { return e.in.rnd(e).Float32() }, f32bits)
 }
 
 // RandFloat64 replaces math/rand.Float64.
 //
 //go:norace
 func RandFloat64() float64 {
-	return unbounded1("rand.Float64", mrand.Float64, func(e *execution) float64 { return e.rnd().Float64() }, f64bits)
+	return unbounded1("rand.Float64", mrand.Float64, func(e *execution) float64 { return e.in.rnd(e).Float64() }, f64bits)
 }
 
 // RandExpFloat64 replaces math/rand.ExpFloat64.
 //
 //go:norace
 func RandExpFloat64() float64 {
-	return unbounded1("rand.ExpFloat64", mrand.ExpFloat64, func(e *execution) float64 { return e.rnd().ExpFloat64() }, f64bits)
+	return unbounded1("rand.ExpFloat64", mrand.ExpFloat64, func(e *execution) float64 { return e.in.rnd(e).ExpFloat64() }, f64bits)
 }
 
 // RandNormFloat64 replaces math/rand.NormFloat64.
 //
 //go:norace
 func RandNormFloat64() float64 {
-	return unbounded1("rand.NormFloat64", mrand.NormFloat64, func(e *execution) float64 { return e.rnd().NormFloat64() }, f64bits)
+	return unbounded1("rand.NormFloat64", mrand.NormFloat64, func(e *execution) float64 { return e.in.rnd(e).NormFloat64() }, f64bits)
 }
 
 // RandPerm replaces math/rand.Perm.
@@ -276,9 +276,9 @@ func RandPerm(n int) []int {
 		return passed("rand.Perm", mrand.Perm(n), permBits)
 	}
 	if n <= permLimit {
-		return e.smallPerm(me, n, "rand.Perm")
+		return smallPerm(e, me, n, "rand.Perm")
 	}
-	return draw(e, "rand.Perm", func() []int { return e.rnd().Perm(n) }, permBits)
+	return draw(e, "rand.Perm", func() []int { return e.in.rnd(e).Perm(n) }, permBits)
 }
 
 // RandShuffle replaces math/rand.Shuffle.
@@ -292,7 +292,7 @@ func RandShuffle(n int, swap func(i, j int)) {
 		passed("rand.Shuffle", h, u64[uint64])
 		return
 	}
-	e.shuffle(me, n, "rand.Shuffle", swap, func(i int) int { return e.rnd().Intn(i) })
+	shuffle(e, me, n, "rand.Shuffle", swap, func(i int) int { return e.in.rnd(e).Intn(i) })
 }
 
 // RandRead replaces math/rand.Read.
@@ -306,8 +306,8 @@ func RandRead(p []byte) (int, error) {
 		return n, err
 	}
 	e.mu.Lock()
-	e.fill(p) // not Rand.Read, whose buffer would be shared between goroutines
-	e.observe("rand", "rand.Read", hashBytes(p), true)
+	e.in.fill(e, p) // not Rand.Read, whose buffer would be shared between goroutines
+	e.in.observe(len(e.trail), "rand", "rand.Read", hashBytes(p), true)
 	e.mu.Unlock()
 	return len(p), nil
 }
@@ -316,13 +316,13 @@ func RandRead(p []byte) (int, error) {
 // Fisher-Yates, the value at step i choosing among the i+1 first entries.
 //
 //go:norace
-func (e *execution) smallPerm(me *goroutine, n int, fn string) []int {
+func smallPerm(e *execution, me *goroutine, n int, fn string) []int {
 	m := make([]int, n)
 	for i := range m {
 		m[i] = i
 	}
 	for i := n - 1; i > 0; i-- {
-		j := e.value(me, i+1, fn)
+		j := value(e, me, i+1, fn)
 		m[i], m[j] = m[j], m[i]
 	}
 	return m
@@ -333,12 +333,12 @@ func (e *execution) smallPerm(me *goroutine, n int, fn string) []int {
 // is user code: it runs without the runtime's lock.
 //
 //go:norace
-func (e *execution) shuffle(me *goroutine, n int, fn string, swap func(i, j int), intn func(int) int) {
+func shuffle(e *execution, me *goroutine, n int, fn string, swap func(i, j int), intn func(int) int) {
 	h := uint64(0)
 	for i := n - 1; i > 0; i-- {
 		var j int
 		if n <= permLimit {
-			j = e.value(me, i+1, fn)
+			j = value(e, me, i+1, fn)
 		} else {
 			e.mu.Lock()
 			j = intn(i + 1)
@@ -349,7 +349,7 @@ func (e *execution) shuffle(me *goroutine, n int, fn string, swap func(i, j int)
 	}
 	if n > permLimit {
 		e.mu.Lock()
-		e.observe("rand", fn, hashUint(h), true)
+		e.in.observe(len(e.trail), "rand", fn, hashUint(h), true)
 		e.mu.Unlock()
 	}
 }
@@ -369,42 +369,42 @@ func permBits(p []int) uint64 {
 //
 //go:norace
 func Rand2IntN(n int) int {
-	return bounded(n, "rand.IntN", mrand2.IntN, func(e *execution, n int) int { return e.rnd2().IntN(n) })
+	return bounded(n, "rand.IntN", mrand2.IntN, func(e *execution, n int) int { return e.in.rnd2(e).IntN(n) })
 }
 
 // Rand2Int32N replaces math/rand/v2.Int32N.
 //
 //go:norace
 func Rand2Int32N(n int32) int32 {
-	return bounded(n, "rand.Int32N", mrand2.Int32N, func(e *execution, n int32) int32 { return e.rnd2().Int32N(n) })
+	return bounded(n, "rand.Int32N", mrand2.Int32N, func(e *execution, n int32) int32 { return e.in.rnd2(e).Int32N(n) })
 }
 
 // Rand2Int64N replaces math/rand/v2.Int64N.
 //
 //go:norace
 func Rand2Int64N(n int64) int64 {
-	return bounded(n, "rand.Int64N", mrand2.Int64N, func(e *execution, n int64) int64 { return e.rnd2().Int64N(n) })
+	return bounded(n, "rand.Int64N", mrand2.Int64N, func(e *execution, n int64) int64 { return e.in.rnd2(e).Int64N(n) })
 }
 
 // Rand2UintN replaces math/rand/v2.UintN.
 //
 //go:norace
 func Rand2UintN(n uint) uint {
-	return bounded(n, "rand.UintN", mrand2.UintN, func(e *execution, n uint) uint { return e.rnd2().UintN(n) })
+	return bounded(n, "rand.UintN", mrand2.UintN, func(e *execution, n uint) uint { return e.in.rnd2(e).UintN(n) })
 }
 
 // Rand2Uint32N replaces math/rand/v2.Uint32N.
 //
 //go:norace
 func Rand2Uint32N(n uint32) uint32 {
-	return bounded(n, "rand.Uint32N", mrand2.Uint32N, func(e *execution, n uint32) uint32 { return e.rnd2().Uint32N(n) })
+	return bounded(n, "rand.Uint32N", mrand2.Uint32N, func(e *execution, n uint32) uint32 { return e.in.rnd2(e).Uint32N(n) })
 }
 
 // Rand2Uint64N replaces math/rand/v2.Uint64N.
 //
 //go:norace
 func Rand2Uint64N(n uint64) uint64 {
-	return bounded(n, "rand.Uint64N", mrand2.Uint64N, func(e *execution, n uint64) uint64 { return e.rnd2().Uint64N(n) })
+	return bounded(n, "rand.Uint64N", mrand2.Uint64N, func(e *execution, n uint64) uint64 { return e.in.rnd2(e).Uint64N(n) })
 }
 
 // integer is the constraint of math/rand/v2.N.
@@ -421,79 +421,79 @@ func Rand2N[Int integer](n Int) Int {
 		return passed("rand.N", mrand2.N(n), func(v Int) uint64 { return uint64(v) })
 	}
 	if uint64(n) <= valueLimit {
-		return Int(e.value(me, int(n), "rand.N"))
+		return Int(value(e, me, int(n), "rand.N"))
 	}
-	return Int(draw(e, "rand.N", func() uint64 { return e.rnd2().Uint64N(uint64(n)) }, u64[uint64]))
+	return Int(draw(e, "rand.N", func() uint64 { return e.in.rnd2(e).Uint64N(uint64(n)) }, u64[uint64]))
 }
 
 // Rand2Int replaces math/rand/v2.Int.
 //
 //go:norace
 func Rand2Int() int {
-	return unbounded("rand.Int", mrand2.Int, func(e *execution) int { return e.rnd2().Int() }, u64[int])
+	return unbounded("rand.Int", mrand2.Int, func(e *execution) int { return e.in.rnd2(e).Int() }, u64[int])
 }
 
 // Rand2Int32 replaces math/rand/v2.Int32.
 //
 //go:norace
 func Rand2Int32() int32 {
-	return unbounded("rand.Int32", mrand2.Int32, func(e *execution) int32 { return e.rnd2().Int32() }, u64[int32])
+	return unbounded("rand.Int32", mrand2.Int32, func(e *execution) int32 { return e.in.rnd2(e).Int32() }, u64[int32])
 }
 
 // Rand2Int64 replaces math/rand/v2.Int64.
 //
 //go:norace
 func Rand2Int64() int64 {
-	return unbounded("rand.Int64", mrand2.Int64, func(e *execution) int64 { return e.rnd2().Int64() }, u64[int64])
+	return unbounded("rand.Int64", mrand2.Int64, func(e *execution) int64 { return e.in.rnd2(e).Int64() }, u64[int64])
 }
 
 // Rand2Uint replaces math/rand/v2.Uint.
 //
 //go:norace
 func Rand2Uint() uint {
-	return unbounded("rand.Uint", mrand2.Uint, func(e *execution) uint { return e.rnd2().Uint() }, u64[uint])
+	return unbounded("rand.Uint", mrand2.Uint, func(e *execution) uint { return e.in.rnd2(e).Uint() }, u64[uint])
 }
 
 // Rand2Uint32 replaces math/rand/v2.Uint32.
 //
 //go:norace
 func Rand2Uint32() uint32 {
-	return unbounded("rand.Uint32", mrand2.Uint32, func(e *execution) uint32 { return e.rnd2().Uint32() }, u64[uint32])
+	return unbounded("rand.Uint32", mrand2.Uint32, func(e *execution) uint32 { return e.in.rnd2(e).Uint32() }, u64[uint32])
 }
 
 // Rand2Uint64 replaces math/rand/v2.Uint64.
 //
 //go:norace
 func Rand2Uint64() uint64 {
-	return unbounded("rand.Uint64", mrand2.Uint64, func(e *execution) uint64 { return e.rnd2().Uint64() }, u64[uint64])
+	return unbounded("rand.Uint64", mrand2.Uint64, func(e *execution) uint64 { return e.in.rnd2(e).Uint64() }, u64[uint64])
 }
 
 // Rand2Float32 replaces math/rand/v2.Float32.
 //
 //go:norace
 func Rand2Float32() float32 {
-	return unbounded("rand.Float32", mrand2.Float32, func(e *execution) float32 { return e.rnd2().Float32() }, f32bits)
+	return unbounded("rand.Float32", mrand2.Float32, func(e *execution) float32 { return e.in.rnd2(e).Float32() }, f32bits)
 }
 
 // Rand2Float64 replaces math/rand/v2.Float64.
 //
 //go:norace
 func Rand2Float64() float64 {
-	return unbounded("rand.Float64", mrand2.Float64, func(e *execution) float64 { return e.rnd2().Float64() }, f64bits)
+	return unbounded("rand.Float64", mrand2.Float64, func(e *execution) float64 { return e.in.rnd2(e).Float64() }, f64bits)
 }
 
 // Rand2ExpFloat64 replaces math/rand/v2.ExpFloat64.
 //
 //go:norace
 func Rand2ExpFloat64() float64 {
-	return unbounded("rand.ExpFloat64", mrand2.ExpFloat64, func(e *execution) float64 { return e.rnd2().ExpFloat64() }, f64bits)
+	return unbounded("rand.ExpFloat64", mrand2.ExpFloat64, func(e *execution) float64 { return e.in.rnd2(e).ExpFloat64() }, f64bits)
 }
 
 // Rand2NormFloat64 replaces math/rand/v2.NormFloat64.
 //
 //go:norace
 func Rand2NormFloat64() float64 {
-	return unbounded("rand.NormFloat64", mrand2.NormFloat64, func(e *execution) float64 { return e.rnd2().NormFloat64() }, f64bits)
+	return unbounded("rand.NormFloat64", mrand2.NormFloat64, func(e *execution) float64 { return e.in.rnd2(e).NormFloat64() }, f64bits)
 }
 
 // Rand2Perm replaces math/rand/v2.Perm.
@@ -505,9 +505,9 @@ func Rand2Perm(n int) []int {
 		return passed("rand.Perm", mrand2.Perm(n), permBits)
 	}
 	if n <= permLimit {
-		return e.smallPerm(me, n, "rand.Perm")
+		return smallPerm(e, me, n, "rand.Perm")
 	}
-	return draw(e, "rand.Perm", func() []int { return e.rnd2().Perm(n) }, permBits)
+	return draw(e, "rand.Perm", func() []int { return e.in.rnd2(e).Perm(n) }, permBits)
 }
 
 // Rand2Shuffle replaces math/rand/v2.Shuffle.
@@ -521,5 +521,5 @@ func Rand2Shuffle(n int, swap func(i, j int)) {
 		passed("rand.Shuffle", h, u64[uint64])
 		return
 	}
-	e.shuffle(me, n, "rand.Shuffle", swap, func(i int) int { return e.rnd2().IntN(i) })
+	shuffle(e, me, n, "rand.Shuffle", swap, func(i int) int { return e.in.rnd2(e).IntN(i) })
 }

@@ -1,10 +1,6 @@
 package runtime
 
 import (
-	mrand "math/rand"
-	mrand2 "math/rand/v2"
-	"reflect"
-	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -151,57 +147,22 @@ type execution struct {
 	// hbStopped: the race detector stopped in this execution, past
 	// maxRaceGoroutines goroutines (detector.go).
 	hbStopped bool
-	// charged is set when real time spent in uncontrolled code moved the
-	// clock (charge.go); charges are the trail's record of it: the step
-	// of each charge and the time charged, which a replay applies again.
-	charged bool
-	charges []charge
-	// earlies are the timers fired early, at the strategy's choice
-	// (timing.go).
-	earlies []earlyFiring
-	// earlyWithheld: a timer could have fired early, and the strategy,
-	// an EventUser that also locates, was not offered it
-	// (strategies.End.EarlyTimers).
-	earlyWithheld bool
-	// drew: the sources of the values the program read that no decision
-	// chose (a set of controls; noteDrawn, strategies.End.Values).
-	drew atomic.Uint32
+	// record is the clock's record: the charges of real time spent in
+	// uncontrolled code, the timers fired early (charge.go, timing.go).
+	record clockRecord
 	// cut: a bug ended the execution in a goroutine's step (abortLocked).
-	cut bool
-	// replayCharges, when replaying, are the recorded charges to apply
-	// instead of measuring real time (never nil then).
-	replayCharges []charge
-	// pendingCharge and stalled (nanoseconds, the watchdog's) are real
-	// time spent in uncontrolled code, to charge at the next decision
-	// (charge.go).
-	pendingCharge time.Duration
-	stalled       atomicInt64
-	// prevTrail and prevCharges are the previous execution's decisions and
-	// charges, prevSame how many of this one's decisions were checked
-	// equal to them (prefixCharge); prevTrail is nil once they differ.
-	prevTrail   []decision
-	prevCharges []charge
-	prevSame    int
-	trail       []decision
-	ops         []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
-	enabled     [][]int         // detailed mode: the choices of each goroutine decision, by its index (nil for the other kinds)
-	stepLog     stepLog         // detailed mode: what each goroutine did (steps.go)
-	pt          strategies.Point
+	cut     bool
+	trail   []decision
+	ops     []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
+	enabled [][]int         // detailed mode: the choices of each goroutine decision, by its index (nil for the other kinds)
+	stepLog stepLog         // detailed mode: what each goroutine did (steps.go)
+	pt      strategies.Point
 
 	// in are the execution's inputs: its random source's seed, its
-	// clock's epoch, its goroutine count (inputs.go).
-	in      inputs
+	// clock's epoch, its goroutine count, the source drawn from and the
+	// source log (inputs.go).
+	in      programInputs
 	carried []string // Onces found done by earlier executions (once.go)
-	src     execSource
-	srcInit bool
-	rand1   *mrand.Rand
-	rand2   *mrand2.Rand
-	seeded  atomic.Bool // the program called rand.Seed (rand.go)
-	// mapRanges counts the execution's map ranges, each shuffled with a
-	// seed of its own (maps.go).
-	mapRanges uint64
-	// sources is the source log of a detailed execution (observe).
-	sources []replay.Source
 
 	bug *bug
 	// log is what the schedule's subtest writes through t (testoutput.go).
@@ -214,33 +175,20 @@ type execution struct {
 	uncontrolled bool
 	ndetached    int
 	eagerPollers int
-	idleSince    time.Time
 	detaches     int // times a goroutine was detached
 	// timedDetaches counts those detached by timeout (computing, or a
 	// state the runtime cannot read), not because they were blocked.
 	timedDetaches int
-	// The wait for uncontrolled code (idle.go): idle is set while the
-	// watchdog waits, selecting while it is inside its select (a
-	// goroutine coming back then signals comeback instead of taking the
-	// token), idleUntil is the bound of the wait.
-	idle      rtCounter
-	selecting bool
+	// idle is the wait for uncontrolled code (idle.go).
+	idle idleState
 	// abandon is closed when the test goroutine, in uncontrolled code,
 	// is given up on (explore.go); abortedAt is when the execution was
 	// aborted while it was there (unix ns), for the watchdog.
 	abandon   chan struct{}
 	abandoned bool
 	abortedAt rtCounter
-	comeback  chan struct{}
-	idleUntil time.Time
-	idleStep  time.Duration
-	// quietChecked is when quietDeadlock last read every goroutine's
-	// state (a traceback of the process: not at every wake).
-	quietChecked time.Time
-	idleCases    []reflect.SelectCase
-	idleOwners   []idleOwner
-	waitAbort    int // goroutines told to abort whose exit is awaited
-	allExited    chan struct{}
+	waitAbort int // goroutines told to abort whose exit is awaited
+	allExited chan struct{}
 
 	progress rtCounter // bumped at every decision, for the watchdog
 
@@ -286,12 +234,13 @@ type execution struct {
 //go:norace
 func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execution {
 	e := &execution{
-		set:      set,
-		strat:    strat,
-		t:        t,
-		comeback: make(chan struct{}, 1),
-		abandon:  make(chan struct{}),
+		set:     set,
+		strat:   strat,
+		t:       t,
+		abandon: make(chan struct{}),
 	}
+	e.idle.comeback = make(chan struct{}, 1)
+	e.in.detailed = set.detailed
 	if l, ok := strat.(strategies.Locating); ok {
 		e.locate = l.Locates()
 	}
@@ -361,7 +310,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 			e.noteUncontrolled("uncontrolled code", what, callerPos())
 		}
 	} else if g.state == gDetached {
-		e.cameBack(g)
+		e.record.cameBack(g, e.clock.now)
 		e.setRunnable(g)
 		// It waited in uncontrolled code, for what the detector cannot
 		// see (a response over a socket a handler wrote, a library's
@@ -385,17 +334,17 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		e.detachStuckLocked(h, e.progress.Load(), false)
 	}
 	if e.cur.Load() == nil {
-		if e.selecting {
+		if e.idle.selecting {
 			// The watchdog is in its idle select: it alone may complete
 			// operations now. It takes g from here.
 			select {
-			case e.comeback <- struct{}{}:
+			case e.idle.comeback <- struct{}{}:
 			default:
 			}
 		} else {
-			e.idle.Store(0)
+			e.idle.waiting.Store(0)
 			e.cur.Store(g)
-			e.idleSince = time.Time{}
+			e.idle.since = time.Time{}
 			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			e.mu.Unlock()
 			return e, g
@@ -641,7 +590,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			return nil
 		}
 		e.steps++
-		e.chargeStall()
+		e.record.chargeStall(e.trail, &e.clock)
 		e.clock.work(e)
 		n := len(e.runnable)
 		starved := false
@@ -659,7 +608,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			// otherwise claim a proof; dpor alone takes the clock
 			// as a goroutine of its own, whose steps are global
 			// (describeChoices).
-			e.earlyWithheld = true
+			e.record.earlyWithheld = true
 			early = nil
 		}
 		if early != nil {
@@ -755,8 +704,8 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.recordEnabled(ch)
 		}
 		e.progress.Add(1)
-		if !e.idleSince.IsZero() {
-			e.idleSince = time.Time{} // a write only when needed: a store of a time is a write barrier in a GC
+		if !e.idle.since.IsZero() {
+			e.idle.since = time.Time{} // a write only when needed: a store of a time is a write barrier in a GC
 		}
 		if id == strategies.Clock {
 			// The clock's step: a timer fires, and the goroutine that
@@ -879,7 +828,7 @@ func (e *execution) handOff(me *goroutine) {
 			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			continue
 		}
-		e.reapDetached()
+		reapDetached(e.gs, e.ndetached, e)
 		if e.ndetached == 0 && e.clock.advance(e) {
 			e.addExtra(strategies.OpBarrier, nil)
 			continue
@@ -908,10 +857,10 @@ func (e *execution) quiesce(me *goroutine) {
 		raceEnable()
 		return
 	}
-	if own := e.ownDetached(); len(own) > 0 {
+	if own := ownDetached(e.gs); len(own) > 0 {
 		// Goroutines of the test stayed in uncontrolled code past the
 		// bound (idle.go): the test could not complete.
-		e.abortLocked(me, e.stuckBug(own))
+		e.abortLocked(me, stuckBug(e.gs, snapshot(liveGoroutines(e.gs)), e.set.stuckAfter))
 		return
 	}
 	first := e.bug == nil
@@ -1070,6 +1019,6 @@ func (e *execution) pollAll() bool {
 //go:norace
 func (e *execution) fedByUncontrolled(g *goroutine) {
 	if e.set.detailed {
-		e.observeAt("uncontrolled channel", g.op.String()+" on a channel of uncontrolled code (G"+itoa(g.id)+")", g.where, 0, false)
+		e.in.observeAt(len(e.trail), "uncontrolled channel", g.op.String()+" on a channel of uncontrolled code (G"+itoa(g.id)+")", g.where, 0, false)
 	}
 }

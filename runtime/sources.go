@@ -30,7 +30,7 @@ func NumGoroutine() int {
 		n := runtime.NumGoroutine()
 		if e != nil && e.set.detailed {
 			e.mu.Lock()
-			e.observe("goroutines", "runtime.NumGoroutine", hashUint(uint64(n)), false)
+			e.in.observe(len(e.trail), "goroutines", "runtime.NumGoroutine", hashUint(uint64(n)), false)
 			e.mu.Unlock()
 		}
 		return n
@@ -42,7 +42,7 @@ func NumGoroutine() int {
 			n++
 		}
 	}
-	e.observe("goroutines", "runtime.NumGoroutine", hashUint(uint64(n)), true)
+	e.in.observe(len(e.trail), "goroutines", "runtime.NumGoroutine", hashUint(uint64(n)), true)
 	e.mu.Unlock()
 	return n
 }
@@ -72,8 +72,8 @@ func CryptoRead(b []byte) (int, error) {
 		return n, err
 	}
 	e.mu.Lock()
-	e.fill(b)
-	e.observe("crypto/rand", "crypto/rand.Read", hashBytes(b), true)
+	e.in.fill(e, b)
+	e.in.observe(len(e.trail), "crypto/rand", "crypto/rand.Read", hashBytes(b), true)
 	e.mu.Unlock()
 	return len(b), nil
 }
@@ -91,11 +91,11 @@ func CryptoText() string {
 	const base32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 	b := make([]byte, 26)
 	e.mu.Lock()
-	e.fill(b)
+	e.in.fill(e, b)
 	for i := range b {
 		b[i] = base32[b[i]%32]
 	}
-	e.observe("crypto/rand", "crypto/rand.Text", hashBytes(b), true)
+	e.in.observe(len(e.trail), "crypto/rand", "crypto/rand.Text", hashBytes(b), true)
 	e.mu.Unlock()
 	return string(b)
 }
@@ -133,7 +133,7 @@ func (o observedReader) Read(b []byte) (int, error) {
 	n, err := crand.Reader.Read(b)
 	if e, _ := enter(); e == o.e {
 		e.mu.Lock()
-		e.observeAt("crypto/rand", "crypto/rand.Reader", o.pos, hashBytes(b[:n]), false)
+		e.in.observeAt(len(e.trail), "crypto/rand", "crypto/rand.Reader", o.pos, hashBytes(b[:n]), false)
 		e.mu.Unlock()
 	}
 	return n, err
@@ -153,20 +153,21 @@ func (r execReader) Read(b []byte) (int, error) {
 		return crand.Read(b)
 	}
 	e.mu.Lock()
-	e.fill(b)
-	e.observeAt("crypto/rand", "crypto/rand.Reader", r.pos, hashBytes(b), true)
+	e.in.fill(e, b)
+	e.in.observeAt(len(e.trail), "crypto/rand", "crypto/rand.Reader", r.pos, hashBytes(b), true)
 	e.mu.Unlock()
 	return len(b), nil
 }
 
-// fill fills b from the execution's random source. Lock held.
+// fill fills b from the execution's random source, telling d of the
+// draw. Lock held.
 //
 //go:norace
-func (e *execution) fill(b []byte) {
-	e.noteDrawn(ctlCrypto)
-	e.initSource()
+func (p *programInputs) fill(d drawNoter, b []byte) {
+	d.noteDrawn(ctlCrypto)
+	p.initSource()
 	for i := 0; i < len(b); i += 8 {
-		v := e.src.Uint64()
+		v := p.src.Uint64()
 		for j := i; j < i+8 && j < len(b); j++ {
 			b[j] = byte(v)
 			v >>= 8
@@ -182,7 +183,7 @@ func observeFree(b []byte) {
 	noteDrawnHere(ctlCrypto)
 	if e, _ := enter(); e != nil && e.set.detailed {
 		e.mu.Lock()
-		e.observe("crypto/rand", "crypto/rand", hashBytes(b), false)
+		e.in.observe(len(e.trail), "crypto/rand", "crypto/rand", hashBytes(b), false)
 		e.mu.Unlock()
 	}
 }
@@ -216,7 +217,7 @@ func LookupEnv(key string) (string, bool) {
 func observeEnv(fn, key, v string) {
 	if e, _ := enter(); e != nil && e.set.detailed {
 		e.mu.Lock()
-		e.observe("env", fn+"("+key+")", hashString(v), false)
+		e.in.observe(len(e.trail), "env", fn+"("+key+")", hashString(v), false)
 		e.mu.Unlock()
 	}
 }
@@ -234,7 +235,7 @@ func ReadFile(name string) ([]byte, error) {
 			h = hashString("\x00error: " + errKind(err))
 		}
 		e.mu.Lock()
-		e.observe("file", "os.ReadFile("+filepath.Base(name)+")", h, false)
+		e.in.observe(len(e.trail), "file", "os.ReadFile("+filepath.Base(name)+")", h, false)
 		e.mu.Unlock()
 	}
 	return b, err
@@ -256,7 +257,7 @@ func ReadDir(name string) ([]os.DirEntry, error) {
 			h = hashString("\x00error: " + errKind(err))
 		}
 		e.mu.Lock()
-		e.observe("file", "os.ReadDir("+filepath.Base(name)+")", h, false)
+		e.in.observe(len(e.trail), "file", "os.ReadDir("+filepath.Base(name)+")", h, false)
 		e.mu.Unlock()
 	}
 	return ents, err

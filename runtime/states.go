@@ -212,8 +212,8 @@ func (e *execution) signature() uint64 {
 		h = mix(h, g.seen)
 	}
 	// Where the random source and the map orders stand: the next draw.
-	h = mix(h, e.src.s)
-	h = mix(h, e.mapRanges)
+	h = mix(h, e.in.src.s)
+	h = mix(h, e.in.mapRanges)
 	// Objects in any order: the sum does not depend on it.
 	if e.st.all {
 		e.st.all = false

@@ -229,7 +229,7 @@ func (c *clock) arm(e *execution, t *vtimer, d time.Duration, by *goroutine) {
 	}
 	t.lat = 0
 	if d > 0 || t.kind == tkSleep {
-		t.lat = e.latency(t)
+		t.lat = latency(t, e.set.uniformCost)
 	}
 	t.when = c.now + d + t.lat
 	if t.when < c.now || c.looping(t) { // overflow, or a loop: never
@@ -290,13 +290,12 @@ func (c *clock) work(e *execution) {
 // Lock held.
 //
 //go:norace
-func (c *clock) charge(e *execution, d time.Duration) {
+func (c *clock) charge(d time.Duration) {
 	if d <= 0 {
 		return
 	}
 	c.now += d
 	c.floor += d
-	e.charged = true
 }
 
 // observable reports whether firing t now could make a difference: a
@@ -368,7 +367,9 @@ func (c *clock) fireEarly(e *execution, t *vtimer) {
 		due[i] = nil
 	}
 	c.due = due[:0]
-	e.noteEarly(t)
+	if op := e.record.noteEarly(t, c.now, e.runnable, c.timerWhat(e, t), e.set.detailed); op != "" {
+		e.addStep(replay.Step{G: -1, Op: op, Early: true})
+	}
 	c.moveTo(t.when, false)
 	c.disarm(t)
 	c.passed(e, t.when-1)

@@ -43,7 +43,7 @@ func clockNow() time.Time {
 	}
 	e.mu.Lock()
 	t := e.clock.read(e)
-	e.observe("time", "time.Now", hashUint(uint64(t.UnixNano())), e.set.free&ctlTime == 0)
+	e.in.observe(len(e.trail), "time", "time.Now", hashUint(uint64(t.UnixNano())), e.set.free&ctlTime == 0)
 	e.mu.Unlock()
 	return t
 }

@@ -32,25 +32,28 @@ type earlyFiring struct {
 	timer string
 }
 
-// noteEarly records that t fires early, and marks the interleaving.
+// noteEarly records that t, which fires while runnable could run, the
+// clock at now, fires early; what says what its firing ends (timerWhat).
+// In a detailed run it returns the step the interleaving shows, else "".
 // Lock held; the clock has not moved yet.
 //
 //go:norace
-func (e *execution) noteEarly(t *vtimer) {
-	f := earlyFiring{wait: max(t.when-e.clock.now, 0), timer: e.timerWhat(t)}
+func (r *clockRecord) noteEarly(t *vtimer, now time.Duration, runnable []*goroutine, what string, detailed bool) string {
+	f := earlyFiring{wait: max(t.when-now, 0), timer: what}
 	var ids []string
-	for _, g := range e.runnable {
+	for _, g := range runnable {
 		f.held = appendNew(f.held, g.who())
 		ids = append(ids, "G"+itoa(g.id))
 	}
-	e.earlies = append(e.earlies, f)
-	if e.set.detailed {
-		verb := " waits "
-		if len(ids) > 1 {
-			verb = " wait "
-		}
-		e.addStep(replay.Step{G: -1, Op: t.describe() + " fires early: " + strings.Join(ids, ", ") + verb + roundWait(f.wait) + " (stalled)", Early: true})
+	r.earlies = append(r.earlies, f)
+	if !detailed {
+		return ""
 	}
+	verb := " waits "
+	if len(ids) > 1 {
+		verb = " wait "
+	}
+	return t.describe() + " fires early: " + strings.Join(ids, ", ") + verb + roundWait(f.wait) + " (stalled)"
 }
 
 // who names g in a sentence: "the test goroutine", "the goroutine started
@@ -73,7 +76,7 @@ func (g *goroutine) who() string {
 // detailed runs (the re-run that writes a trace). Lock held.
 //
 //go:norace
-func (e *execution) timerWhat(t *vtimer) string {
+func (c *clock) timerWhat(e *execution, t *vtimer) string {
 	at := func(g *goroutine) string {
 		if e.set.detailed && g.where != "" {
 			return " at " + g.where

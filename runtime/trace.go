@@ -48,7 +48,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 			shrunk = x.trace0.Minimized
 		}
 		size := sizeOf(e)
-		b.timing = timingNeeds(e.earlies)
+		b.timing = timingNeeds(e.record.earlies)
 		x.emit(&wire.Event{
 			Event:    "bug",
 			Kind:     b.kind,
@@ -82,7 +82,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 		set := x.set
 		set.detailed = true
 		rs := replay.NewReplayer(x.trace(e, nil))
-		re, _ = x.runOnce("schedule_"+itoa(x.number())+"_replay", rs, set, e.in, body)
+		re, _ = x.runOnce("schedule_"+itoa(x.number())+"_replay", rs, set, e.in.inputs, body)
 		replayed = re.bug != nil && re.bug.kind == b.kind && rs.Finish() == nil
 	}
 	if replayed && b.kind == kindRace {
@@ -93,7 +93,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 	if !replayed {
 		src = e // keep what the original run recorded
 	}
-	b.timing = timingNeeds(src.earlies)
+	b.timing = timingNeeds(src.record.earlies)
 	tr := x.trace(e, src)
 	tr.Uncontrolled = tr.Uncontrolled || !replayed
 	tr.Minimized = shrunk
@@ -103,7 +103,7 @@ func (x *explorer) found(e *execution, body func(*testing.T), checked *execution
 	if replayed {
 		report += interleaving(re, 40)
 	}
-	if note := uncontrolledNote(src.sources); note != "" {
+	if note := uncontrolledNote(src.in.sources); note != "" {
 		report += "\n" + note
 	}
 	path, err := x.writeTrace(tr)
@@ -146,9 +146,9 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 	ci := 0
 	for i, d := range e.trail {
 		td := replay.Decision{Kind: d.kind.String(), Choice: int(d.choice), G: int(d.cur)}
-		for ; ci < len(e.charges) && e.charges[ci].at <= i; ci++ {
-			if e.charges[ci].at == i {
-				td.ChargedNS += int64(e.charges[ci].d)
+		for ; ci < len(e.record.charges) && e.record.charges[ci].at <= i; ci++ {
+			if e.record.charges[ci].at == i {
+				td.ChargedNS += int64(e.record.charges[ci].d)
 			}
 		}
 		if detail != nil && i < len(detail.ops) {
@@ -160,7 +160,7 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		tr.Decisions = append(tr.Decisions, td)
 	}
 	if detail != nil {
-		tr.Sources = detail.sources
+		tr.Sources = detail.in.sources
 		tr.Uncontrolled = tr.Uncontrolled || detail.uncontrolled
 		tr.Steps = detail.stepLog.rows
 		tr.Stacks = detail.stepLog.stacks

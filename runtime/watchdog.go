@@ -94,7 +94,7 @@ func watchdog() {
 			continue
 		}
 		quiet = 0
-		if e.idle.Load() != 0 {
+		if e.idle.waiting.Load() != 0 {
 			e.idleWait()
 			last = nil
 			continue
@@ -122,7 +122,7 @@ func watchdog() {
 			if freeAt.IsZero() || e != last {
 				freeAt = now
 			} else if now.Sub(freeAt) > kickAfter {
-				e.kick()
+				kick(e)
 				freeAt = time.Time{}
 			}
 			last, lastCur = e, nil
@@ -141,14 +141,14 @@ func watchdog() {
 		}
 		switch st, _ := cur.doing(); st {
 		case runBlocked, runGone:
-			if e.detachStuck(cur, p, now.Sub(since) > e.set.blockedAlone) {
+			if detachStuck(e, cur, p, now.Sub(since) > e.set.blockedAlone) {
 				hotUntil = now.Add(hotFor)
 			}
 		case runSyscall:
 			if sysSince.IsZero() {
 				sysSince = now
 			} else if now.Sub(sysSince) > e.set.syscallAfter {
-				e.detachStuck(cur, p, now.Sub(sysSince) > e.set.blockedAlone)
+				detachStuck(e, cur, p, now.Sub(sysSince) > e.set.blockedAlone)
 			}
 		default:
 			sysSince = time.Time{}
@@ -171,9 +171,9 @@ func watchdog() {
 			}
 			allowed := min(work, free)
 			free -= allowed
-			e.noteStall(work - allowed)
+			e.record.noteStall(work-allowed, e.set.noStallCharge, &e.mu)
 			if stalled += dt; stalled > e.set.detachAfter {
-				e.detach(cur, p, "computing")
+				detach(e, cur, p, "computing")
 				stalled = 0
 			}
 		}
@@ -199,75 +199,24 @@ const stallFree = time.Millisecond
 // a subtest's goroutine on its way to take it is given that long.
 const kickAfter = 10 * time.Millisecond
 
-// othersWait reports that something besides the token holder could use
-// the token: a runnable goroutine (one back from uncontrolled code
-// included), a pending timer, a goroutine waiting on a channel that
-// uncontrolled code may feed. Lock held.
-//
-//go:norace
-func (e *execution) othersWait() bool {
-	return len(e.runnable) > 1 || e.eagerPollers > 0 || e.clock.pending()
-}
-
 // detachStuck detaches g, which holds the token and is blocked in
 // uncontrolled code (or has exited there), if others wait for the token
-// or long is set. The lock has the last word: g may be waiting for the
-// lock itself, not for uncontrolled code.
+// or long is set (execution.detachStuckLocked).
 //
 //go:norace
-func (e *execution) detachStuck(g *goroutine, progress int64, long bool) bool {
+func detachStuck(e *execution, g *goroutine, progress int64, long bool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.detachStuckLocked(g, progress, long)
 }
 
-// detachStuckLocked is detachStuck with the lock held.
-//
-//go:norace
-func (e *execution) detachStuckLocked(g *goroutine, progress int64, long bool) bool {
-	if e.mu.contended() || !long && !e.othersWait() {
-		return false
-	}
-	st, why := g.doing()
-	if st != runBlocked && st != runGone && st != runSyscall {
-		return false
-	}
-	return e.detachLocked(g, progress, why)
-}
-
 // detach takes the token from g, which has held it without progress.
 //
 //go:norace
-func (e *execution) detach(g *goroutine, progress int64, why string) {
+func detach(e *execution, g *goroutine, progress int64, why string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.detachLocked(g, progress, why)
-}
-
-// detachLocked detaches g if it still holds the token at progress.
-// Lock held.
-//
-//go:norace
-func (e *execution) detachLocked(g *goroutine, progress int64, why string) bool {
-	if e.over || e.aborting || e.cur.Load() != g || e.progress.Load() != progress || g.state != gRunnable {
-		return false
-	}
-	if st, _ := g.doing(); st == runGone {
-		// It went back to uncontrolled code and ended there (an adopted
-		// goroutine: ours end through exit).
-		e.setState(g, gDone)
-	} else {
-		e.leftAt(g)
-		e.setState(g, gDetached)
-		g.detachedWhy = why
-	}
-	e.detaches++
-	if why == "computing" {
-		e.timedDetaches++
-	}
-	e.cur.Store(nil)
-	e.handOff(g)
-	return true
 }
 
 // kick runs the scheduler when the token is free (every goroutine is
@@ -275,10 +224,10 @@ func (e *execution) detachLocked(g *goroutine, progress int64, why string) bool 
 // have changed, or the execution may be over.
 //
 //go:norace
-func (e *execution) kick() {
+func kick(e *execution) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.over || e.aborting || e.cur.Load() != nil || e.idle.Load() != 0 {
+	if e.over || e.aborting || e.cur.Load() != nil || e.idle.waiting.Load() != 0 {
 		return
 	}
 	e.handOff(nil)
