@@ -31,7 +31,7 @@ import (
 // replaying exactly.
 //
 // When no controlled goroutine can run and the execution waits for
-// uncontrolled code (idle, sched.go), the watchdog is the one that waits:
+// uncontrolled code (idle: execution.waitExternal), the watchdog is the one that waits:
 // in a real select over the channels uncontrolled code may feed, a
 // comeback channel signalled by detached goroutines returning to a hook,
 // and a timer that re-reads the detached goroutines' states and enforces
