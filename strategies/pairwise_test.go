@@ -119,7 +119,7 @@ func TestPairwiseNoFragments(t *testing.T) {
 }
 
 // The extension when Gi waits at its entry for a Gj that does not exist
-// yet (the janitor-quiet commit of internal/sincehist): T1 reaches its
+// yet (the janitor-quiet commit of tools/sincehist): T1 reaches its
 // fragment (lock a, then b) early and waits there for T4, which T3
 // creates only after T2 ran its critical section (b, then c); T4 takes c,
 // then a. The lock cycle needs T2's section after the fragment's start,

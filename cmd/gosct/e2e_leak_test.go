@@ -11,7 +11,7 @@ import (
 // The cases of the leak rule (testprogs/leakrule, docs/limitations.md
 // "Leaks"): gosct's verdict on each is the one its leak.json expects. The
 // comparison with goleak and Go's own detector is go run
-// ./cmd/gosct-leakdiff.
+// ./tools/leakdiff.
 func TestE2ELeakRule(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", "..", "testprogs"))
 	dirs, _ := filepath.Glob(filepath.Join(root, "leakrule", "*", "leak.json"))

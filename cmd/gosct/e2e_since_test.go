@@ -7,18 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gosct/gosct/internal/sincehist"
+	"github.com/gosct/gosct/tools/sincehist"
 )
 
 // `gosct test --since main` on branches of the history of
-// internal/sincehist, each a pull request that adds one concurrency bug to
+// tools/sincehist, each a pull request that adds one concurrency bug to
 // a job server: the pairwise search finds the bug (janitor-quiet: a lock
 // cycle over three goroutines, the janitor's fragment waiting for a
 // goroutine that exists only late, which the happens-before extension
 // reaches by holding a third goroutine back), its trace replays, the
 // tests the change cannot reach are not run; a change of sequential code
 // runs no test at all. (All the branches, against full runs, are measured
-// by internal/sincemeasure: docs/results.md.)
+// by tools/sincemeasure: docs/results.md.)
 func TestE2ESince(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")

@@ -34,7 +34,7 @@ func TestTwoBugs(t *testing.T) {
 }
 
 // TestWaitTally is a bigger search, for measuring shards
-// (internal/shardmeasure): two goroutines add once each under a
+// (tools/shardmeasure): two goroutines add once each under a
 // WaitGroup.
 func TestWaitTally(t *testing.T) {
 	var tl Tally

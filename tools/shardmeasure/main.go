@@ -4,7 +4,7 @@
 // alternating rounds, and prints the wall-clock times, the exploration
 // times and their ratios.
 //
-//	go run ./internal/shardmeasure [-n 2] [-rounds 3] DIR -- GOSCT-TEST-ARGS...
+//	go run ./tools/shardmeasure [-n 2] [-rounds 3] DIR -- GOSCT-TEST-ARGS...
 //
 // DIR is the module to run in; the arguments are gosct test's, without
 // --json, --shard and --results.

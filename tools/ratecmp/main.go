@@ -15,7 +15,7 @@
 // with GOMAXPROCS=1 (the test binaries inherit it) so that Go's
 // scheduler does not spin threads that the hand-offs wake.
 //
-//	go build -o /tmp/gosct ./cmd/gosct && go build -o /tmp/ratecmp ./internal/ratecmp
+//	go build -o /tmp/gosct ./cmd/gosct && go build -o /tmp/ratecmp ./tools/ratecmp
 //	cd testprogs && GOMAXPROCS=1 /tmp/ratecmp \
 //	    off=/tmp/gosct,off on=/tmp/gosct,report -- ./perf/pingpong
 //

@@ -1,6 +1,6 @@
 // Command ptmeasure measures the pass-through overhead of instrumentation
 // (docs/performance.md): it runs a module's tests plain and instrumented
-// without control, side by side. Usage: go run ./internal/ptmeasure DIR
+// without control, side by side. Usage: go run ./tools/ptmeasure DIR
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Command gosct-leakdiff compares gosct's leak verdicts with those of
+// Command leakdiff compares gosct's leak verdicts with those of
 // go.uber.org/goleak and of Go's own goroutine leak detector
 // (GOEXPERIMENT=goroutineleakprofile, the "goroutineleak" profile of
 // runtime/pprof) on a set of programs: the cases of testprogs/leakrule,
@@ -6,8 +6,8 @@
 // testprogs/gobugs with their fixed twins. It prints a markdown table; the
 // one in docs/limitations.md ("Leaks") comes from it.
 //
-//	go run ./cmd/gosct-leakdiff                        # all three tools (the first run builds the standard library with the experiment: minutes)
-//	go run ./cmd/gosct-leakdiff --tools gosct --check  # gosct only; exit 1 if a verdict is not the expected one
+//	go run ./tools/leakdiff                        # all three tools (the first run builds the standard library with the experiment: minutes)
+//	go run ./tools/leakdiff --tools gosct --check  # gosct only; exit 1 if a verdict is not the expected one
 //
 // goleak and Go's detector run under plain go test (-count N, Go's own
 // scheduler): each program is copied into a temporary module with a
@@ -55,7 +55,7 @@ type program struct {
 var tools = []string{"gosct", "goleak", "go"}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("gosct-leakdiff", pflag.ContinueOnError)
+	fs := pflag.NewFlagSet("leakdiff", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	root := fs.String("root", "testprogs", "the corpus directory")
 	sel := fs.String("programs", "", "regexp selecting programs by directory")
@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(stderr, "gosct-leakdiff: %v\n", err)
+		fmt.Fprintf(stderr, "leakdiff: %v\n", err)
 		return 2
 	}
 	var re *regexp.Regexp

@@ -8,8 +8,8 @@
 // schedules depended on uncontrolled code and how many of those replayed
 // (--check-replay, a separate run so that it does not slow the timed one).
 //
-//	go run ./internal/iobench                   # 3 rounds
-//	go run ./internal/iobench -rounds 5 -count 1000 -schedules 1000
+//	go run ./tools/iobench                   # 3 rounds
+//	go run ./tools/iobench -rounds 5 -count 1000 -schedules 1000
 package main
 
 import (
@@ -89,7 +89,7 @@ func main() {
 		}
 		res[t].unc, res[t].rep, res[t].sched = ev.Uncontrolled, ev.UncontrolledReplayed, int(ev.Schedules)
 	}
-	fmt.Printf("`go run ./internal/iobench -rounds %d -count %d -schedules %d` (%s, %d CPUs, %s)\n\n",
+	fmt.Printf("`go run ./tools/iobench -rounds %d -count %d -schedules %d` (%s, %d CPUs, %s)\n\n",
 		*rounds, *count, *schedules, runtime.Version(), runtime.NumCPU(), time.Now().Format("2006-01-02"))
 	fmt.Println("| test | uncontrolled iterations/s | gosct schedules/s | ratio | schedules that depended on uncontrolled code | of them replayed |")
 	fmt.Println("|---|---|---|---|---|---|")

@@ -7,7 +7,7 @@
 // sequential code.
 //
 // The end-to-end test of the command (cmd/gosct) and the measurement
-// program (internal/sincemeasure, docs/results.md) both build it.
+// program (tools/sincemeasure, docs/results.md) both build it.
 package sincehist
 
 import (
