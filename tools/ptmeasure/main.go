@@ -25,10 +25,15 @@ func run(dir string, args ...string) time.Duration {
 }
 
 func main() {
+	if len(os.Args) != 2 || os.Args[1] == "-h" || os.Args[1] == "--help" {
+		fmt.Fprintln(os.Stderr, "usage: ptmeasure DIR (a module whose tests ./... are run plain and instrumented)")
+		os.Exit(2)
+	}
 	dir := os.Args[1]
 	b, err := rewrite.Instrument(context.Background(), rewrite.Options{Dir: dir, Patterns: []string{"./..."}})
 	if err != nil {
-		panic(err)
+		fmt.Fprintf(os.Stderr, "ptmeasure: instrumenting %s: %v\n", dir, err)
+		os.Exit(2)
 	}
 	// Build both first, so only running is timed.
 	run(dir, append([]string{"test", "-count=1", "-run", "XXX", "-overlay", b.Overlay}, append(b.Flags, "./...")...)...)
