@@ -90,6 +90,9 @@ func ParseStrategy(name string) (Strategy, error) {
 	if !ok {
 		return Strategy{}, fmt.Errorf("unknown strategy %q (known: %s, and pctD for PCT with depth D)", name, strings.Join(strategies.Names(), ", "))
 	}
+	if needsChange(info) {
+		return Strategy{}, fmt.Errorf("strategy %q checks a change (gosct test --since REV) and the benchmark has none to give it: without one it runs a single non-preemptive schedule, which measures nothing", name)
+	}
 	if base == "pct" && depth == 0 {
 		depth = strategies.DefaultDepth
 		name = "pct" + strconv.Itoa(depth)
@@ -97,6 +100,11 @@ func ParseStrategy(name string) (Strategy, error) {
 	// Guided search and the portfolio get the guide, as from the command.
 	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling, Guide: base == "guided" || base == "portfolio"}, nil
 }
+
+// needsChange reports whether a strategy explores the change a run is
+// given (the fragments of gosct test --since): the benchmark gives none,
+// so it neither runs such a strategy by default nor gives it a column.
+func needsChange(info strategies.Info) bool { return info.Name == "pairwise" }
 
 // needsGuide reports whether a strategy steers by the static analysis's
 // guide, which the build then computes.

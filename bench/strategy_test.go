@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,17 @@ func TestDefaultStrategies(t *testing.T) {
 	got := strings.Join(DefaultStrategies(), ",")
 	if !strings.HasPrefix(got, "random,pct1,pct2,pct3,dfs,pb,db,") || !strings.HasSuffix(got, ",portfolio") || !strings.Contains(got, ",dfsrb,") {
 		t.Errorf("DefaultStrategies() = %s: want the paper's columns first, every registered strategy, the default last", got)
+	}
+}
+
+// TestNoColumnForAChange checks that pairwise, which checks a change the
+// benchmark does not give, is neither a default column nor accepted: run
+// without a change it is one non-preemptive schedule, not a measurement.
+func TestNoColumnForAChange(t *testing.T) {
+	if slices.Contains(DefaultStrategies(), "pairwise") {
+		t.Errorf("DefaultStrategies() = %v: pairwise has no change to check", DefaultStrategies())
+	}
+	if _, err := ParseStrategies("random,pairwise"); err == nil || !strings.Contains(err.Error(), "--since") {
+		t.Errorf("ParseStrategies(random,pairwise): err = %v, want one that says pairwise needs --since", err)
 	}
 }
