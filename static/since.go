@@ -10,10 +10,10 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Pairwise incremental checking (seed 003, `gosct test --since REV`):
-// from the lines a diff changed to the modified fragments (the seed's
-// l_mod), the go statements whose goroutines can run them, and the tests
-// that can reach them at all.
+// Pairwise incremental checking (Parízek and Kliber, "Checking just pairs
+// of threads"; `gosct test --since REV`): from the lines a diff changed
+// to the modified fragments (the paper's l_mod), the go statements whose
+// goroutines can run them, and the tests that can reach them at all.
 
 // A Change is what a diff changed in one file, in the new version's line
 // numbers.
@@ -193,7 +193,7 @@ func inRanges(rs []LineRange, line int) bool {
 	return false
 }
 
-// fragmentOf builds the l_mod of one changed interaction, as the seed's
+// fragmentOf builds the l_mod of one changed interaction, as the paper's
 // artifact does: the instruction, the instructions computing its
 // operands, those consuming its result; for a lock, up to its unlock
 // (the function's end for a deferred one), for an unlock, from its lock.

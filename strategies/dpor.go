@@ -238,7 +238,7 @@ func (d *DPOR) backtrackTo(i int) {
 	d.start()
 }
 
-// pickAt is pick for level i, unless seed 002's closed-subset rule says
+// pickAt is pick for level i, unless stateful DPOR's closed-subset rule says
 // the goroutines tried there are enough (--states, closedAt).
 func (d *DPOR) pickAt(i int) (int, bool) {
 	q, ok := d.pick(&d.levels[i])

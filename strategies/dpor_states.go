@@ -3,7 +3,7 @@ package strategies
 import "slices"
 
 // State matching (dpor --states, Options.States): the stateful variant of
-// DPOR, after seed 002 (Cirisci, Enea, Farzan, Mutluergil, "A pragmatic
+// DPOR, after Cirisci, Enea, Farzan and Mutluergil ("A pragmatic
 // approach to stateful partial order reduction", VMCAI 2023). The runtime
 // gives a signature of the program state at every goroutine point
 // (Point.State). When a branching point's whole subtree has been explored,
@@ -15,7 +15,7 @@ import "slices"
 // sleep-set block.
 //
 // Pruning a subtree hides its races with the steps above the point, which
-// DPOR would have reversed. As in the eager algorithm of seed 002
+// DPOR would have reversed. As in the paper's eager algorithm
 // (DE-S-POR, with its "traverse each transition once" fix), every access
 // of the summary that conflicts with a step of the current schedule above
 // the point puts the summary's goroutine in the backtrack set of that
@@ -58,7 +58,7 @@ type lvState struct {
 	t   int // index in the trace of the step taken at the level's point
 	sig uint64
 	sum map[sumEntry]struct{} // accesses of the subtree so far; nil: unknown
-	// cur is seed 002's current sets: for each goroutine tried at the
+	// cur is the paper's current sets: for each goroutine tried at the
 	// point, the goroutines that take a step dependent on the step it
 	// took there, later, in any execution explored below (itself
 	// included); nil entries: unknown (a summary was given up).
@@ -155,7 +155,7 @@ func (d *DPOR) nameAt(a uintptr, t int) uint64 {
 // tryMatch reports whether the state at p (a new branching point) was
 // explored already: then the subtree is pruned, and its summary's
 // conflicts with the steps above the point add backtrack points
-// (applySummary), as seed 002's DE-S-POR replays UpdateCurr over the
+// (applySummary), as the paper's DE-S-POR replays UpdateCurr over the
 // actions below a visited state.
 func (d *DPOR) tryMatch(p *Point) bool {
 	if !d.states || p.State == 0 {
@@ -369,7 +369,7 @@ func (d *DPOR) remember(i int) {
 
 // currents adds to the current sets of the levels of this execution (the
 // first n steps, those of the search) the goroutines whose later steps
-// depend on the step taken at each level: seed 002's UpdateCurr, with its
+// depend on the step taken at each level: the paper's UpdateCurr, with its
 // fix for traversing each transition once (every earlier dependent step
 // gets the goroutine, not only the last). Only the steps this execution
 // added are swept (those from the first level it changed on); a matched
@@ -475,7 +475,7 @@ func (d *DPOR) currents(n int) {
 	}
 }
 
-// closedAt reports whether seed 002's stopping rule completes level i: a
+// closedAt reports whether the paper's stopping rule completes level i: a
 // non-empty set T of the goroutines tried there (done) is closed, the
 // union of their current sets: T is then persistent, so done is a source
 // set (source sets are monotone), and the goroutines left in the

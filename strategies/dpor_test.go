@@ -60,7 +60,8 @@ func readers(n int) *prog {
 	return p
 }
 
-// seedFig3 is the example of seed 002's Fig. 3 (digest 002 §3): from the
+// seedFig3 is the example of Fig. 3 of the stateful DPOR paper (Cirisci et
+// al., dpor_states.go): from the
 // state, thread 1 writes o1; thread 2 reads o2, then o1; thread 3 reads
 // o1. The write is ordered with each of the two reads of o1: 4 traces.
 func seedFig3() *prog {

@@ -28,7 +28,7 @@ type Fragments struct {
 	Spawns []Frame `json:"spawns,omitempty"`
 }
 
-// A Fragment is the seed's l_mod: adjacent lines of one function that
+// A Fragment is the l_mod of pairwise incremental checking's paper: adjacent lines of one function that
 // hold a changed thread-interaction statement (a scheduling point, or a
 // call of code that reaches one) and the statements around it that
 // compute its operands, consume its result or, for a lock, run while it

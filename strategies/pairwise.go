@@ -5,7 +5,7 @@ import (
 	"sort"
 )
 
-// Pairwise is pairwise incremental checking ("pairwise", seed 003): the
+// Pairwise is pairwise incremental checking ("pairwise", after Parízek and Kliber): the
 // previous version of the program was checked already, and a change added
 // or removed thread-interaction statements in a few fragments of code
 // (Fragments, computed from a git diff by `gosct test --since`). Only the
@@ -18,7 +18,7 @@ import (
 //     of Gj);
 //   - Gi or Gj, while Gi is inside its fragment and Gi is the current
 //     goroutine, until Gj has taken over once (Gj may run at every
-//     scheduling point inside the fragment: the seed's explored set
+//     scheduling point inside the fragment: the paper's explored set
 //     I(i,j), a start point of Gj times one point of the fragment);
 //   - the select cases and small random draws Gi makes inside the fragment.
 //
@@ -29,7 +29,7 @@ import (
 // choice among all the enabled goroutines at every block would multiply
 // the search by the goroutines the change does not involve.
 //
-// The seed's extension for more than two goroutines (pairwise_hb.go):
+// The paper's extension for more than two goroutines (pairwise_hb.go):
 // when Gi starts a fragment (takes its first step there, which may be long
 // after it reached the entry, since it waits there for Gj), vector clocks
 // give the synchronizations of third goroutines not guaranteed to happen
@@ -51,7 +51,7 @@ import (
 // that a budget of schedules meets every kind of goroutine early.
 //
 // Goroutines are told apart by their logical ids (creation order), as the
-// seed's artifact tells threads apart by their dynamic ids.
+// paper's artifact tells threads apart by their dynamic ids.
 type Pairwise struct {
 	frags   []Fragment
 	spawns  map[Frame]bool
@@ -525,7 +525,7 @@ func (p *Pairwise) defaultChoice(pt *Point) int {
 	return pt.Choices[0]
 }
 
-// extendHB is the seed's happens-before extension, at the end of an
+// extendHB is the paper's happens-before extension, at the end of an
 // execution of a pair's own search in which Gi started the fragment (at
 // a point no earlier execution had reached): the third goroutines' events
 // not guaranteed to happen before the start make a search of every

@@ -1,16 +1,16 @@
 package strategies
 
-// The happens-before extension of pairwise incremental checking (seed 003,
-// "Exploring relevant interleavings of multiple threads"): a dynamic
-// happens-before relation over the execution prefix up to Gi's first step
-// in the fragment gives the list E of the relevant events of third
-// goroutines (neither Gi nor Gj) not guaranteed to happen before it; for
-// each event the search explores it before the fragment and after it,
-// keeping each goroutine's events in program order. The events a
-// goroutine puts after the fragment are then a suffix of its events in E,
-// so a choice of "after" events is one cut per goroutine, and the
-// extension explores every combination of cuts (every subset the paper's
-// explored set contains), fewest moved events first.
+// The happens-before extension of pairwise incremental checking (Parízek
+// and Kliber, "Exploring relevant interleavings of multiple threads"): a
+// dynamic happens-before relation over the execution prefix up to Gi's
+// first step in the fragment gives the list E of the relevant events of
+// third goroutines (neither Gi nor Gj) not guaranteed to happen before it;
+// for each event the search explores it before the fragment and after it,
+// keeping each goroutine's events in program order. The events a goroutine
+// puts after the fragment are then a suffix of its events in E, so a
+// choice of "after" events is one cut per goroutine, and the extension
+// explores every combination of cuts (every subset the paper's explored
+// set contains), fewest moved events first.
 //
 // The relation is Lamport's, with vector clocks over the synchronization
 // the events say (strategies.Event): program order; a goroutine's first

@@ -63,7 +63,7 @@ func TestPairwiseLostUpdate(t *testing.T) {
 	}
 }
 
-// The seed's extension: T2 takes a lock while T1 (the fragment runner)
+// The paper's happens-before extension: T2 takes a lock while T1 (the fragment runner)
 // could run but before T1 reaches its fragment; the search also runs T1
 // first there, which puts T2's lock after the fragment's start: the
 // deadlock of T1, T2 and T3 (a, b, c taken in a cycle) then shows in

@@ -41,7 +41,7 @@ type Options struct {
 	// Backtrack caps guided search's backtrack points per key sequence
 	// (default DefaultBacktrack).
 	Backtrack int
-	// States makes dpor match states (the stateful variant of seed 002):
+	// States makes dpor match states (stateful DPOR, after Cirisci et al.):
 	// opt-in, unsound where the runtime's state signature is not the
 	// whole state.
 	States bool

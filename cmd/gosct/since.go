@@ -25,7 +25,7 @@ import (
 	"github.com/gosct/gosct/strategies"
 )
 
-// `gosct test --since REV`: pairwise incremental checking (seed 003). The
+// `gosct test --since REV`: pairwise incremental checking (Parízek and Kliber). The
 // changed lines come from git; package static turns them into modified
 // fragments, the go statements whose goroutines reach them and the tests
 // that can reach them; the pairwise strategy explores, test by test, the
