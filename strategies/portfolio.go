@@ -84,7 +84,7 @@ func NewPortfolio(o Options) *Portfolio {
 }
 
 func init() {
-	register(Info{Name: "portfolio", Summary: "random, PCT and delay bounding in turn", New: func(o Options) Strategy { return NewPortfolio(o) }})
+	register(Info{Name: "portfolio", Summary: "random, PCT, delay bounding, dpor and guided search (with a guide) in turn", New: func(o Options) Strategy { return NewPortfolio(o) }})
 }
 
 // deriveSeed gives member i a seed of its own (splitmix64 of the pair), so
