@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"sync"
-	"unsafe"
-)
+import "unsafe"
 
 // Atomics (sync/atomic functions and types, sync.Map methods). The
 // operation itself is the real one, performed by the caller right after
@@ -63,7 +60,7 @@ func AtomicCAS(addr any) Token {
 	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
 		e.raceAtomic(addr, accWrite, true, false)
 		e.mu.Lock()
-		e.hb.pending = dataPtr(addr)
+		e.race.hb.pending = dataPtr(addr)
 		e.mu.Unlock()
 	}
 	return Token{}
@@ -79,10 +76,10 @@ func ThenCAS(_ Token, swapped bool) bool {
 		return swapped
 	}
 	e.mu.Lock()
-	p := e.hb.pending
-	e.hb.pending = nil
+	p := e.race.hb.pending
+	e.race.hb.pending = nil
 	if swapped && p != nil && !e.over {
-		e.hbRelease(e.cur.Load(), p)
+		e.race.release(e.cur.Load(), p)
 	}
 	e.mu.Unlock()
 	return swapped
@@ -104,7 +101,7 @@ func PoolPut(_ Token, x any) any {
 		if p := dataPtr(x); p != nil {
 			e.mu.Lock()
 			if !e.over {
-				e.hbRelease(e.cur.Load(), poolKey(p))
+				e.race.release(e.cur.Load(), poolKey(p))
 			}
 			e.mu.Unlock()
 		}
@@ -121,7 +118,7 @@ func PoolGot(_ Token, x any) any {
 		if p := dataPtr(x); p != nil {
 			e.mu.Lock()
 			if !e.over {
-				e.hbAcquire(e.cur.Load(), poolKey(p))
+				e.race.acquire(e.cur.Load(), poolKey(p))
 			}
 			e.mu.Unlock()
 		}
@@ -134,44 +131,3 @@ func PoolGot(_ Token, x any) any {
 //
 //go:norace
 func poolKey(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, 1) }
-
-// raceAtomic is the detector's side of an atomic operation of kind on
-// addr by the token holder: the atomic access, then an acquire and a
-// release (acquire, release: which of them). A sync.Map is a
-// synchronization object only (every operation acquires and releases
-// it); a sync.Pool is synchronized object by object (PoolPut, PoolGot).
-//
-//go:norace
-func (e *execution) raceAtomic(addr any, kind uint8, acquire, release bool) {
-	e.covMemory(dataPtr(addr), kind == accWrite, true)
-	if !e.hbOn() {
-		return
-	}
-	switch addr.(type) {
-	case *sync.Pool:
-		return
-	case *sync.Map:
-		acquire, release = true, true
-	default:
-		p, size := addrSize(addr)
-		if p == nil {
-			return
-		}
-		e.access(p, size, kind|accAtomic, nil)
-	}
-	p := dataPtr(addr)
-	e.mu.Lock()
-	if !e.over {
-		g := e.cur.Load()
-		if acquire {
-			e.hbAcquire(g, p)
-		}
-		switch {
-		case release && acquire:
-			e.hbRelease(g, p)
-		case release:
-			e.hbReleaseStore(g, p)
-		}
-	}
-	e.mu.Unlock()
-}

@@ -218,7 +218,7 @@ func Send[E any](c chan<- E, v E) {
 		c <- v // only when released: block forever, as Go does
 		return
 	}
-	e.raceRead(sendKey(c), 1, chanSendSite)
+	e.access(sendKey(c), 1, accRead|accCov, chanSendSite)
 	e.mu.Lock()
 	cs := e.chanOf(sendKey(c))
 	for {
@@ -229,14 +229,14 @@ func Send[E any](c chan<- E, v E) {
 		if w := cs.recvq.pop(); w != nil {
 			*(*E)(w.elem) = v
 			w.ok = true
-			e.hbTransfer(me, w.g, sendKey(c), cap(c))
+			e.race.transfer(me, w.g, sendKey(c), cap(c))
 			e.complete(w)
 			e.mu.Unlock()
 			return
 		}
 		if sent, p := trySend(c, v); sent || p != nil {
 			if sent {
-				e.hbSend(me, sendKey(c), cap(c))
+				e.race.send(me, sendKey(c), cap(c))
 				e.pushed(cs, valueHash(&v))
 			}
 			e.mu.Unlock()
@@ -257,7 +257,7 @@ func Send[E any](c chan<- E, v E) {
 				w.closed = true
 			}
 			if sent {
-				e.hbSend(me, sendKey(c), cap(c))
+				e.race.send(me, sendKey(c), cap(c))
 				e.pushed(cs, valueHash(&v))
 			}
 			if sent || p != nil {
@@ -272,7 +272,7 @@ func Send[E any](c chan<- E, v E) {
 				cases: []reflect.SelectCase{{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c), Send: reflect.ValueOf(&v).Elem()}},
 				fire: func(int, reflect.Value, bool) {
 					tsanAbsorb(me)
-					e.hbSend(me, sendKey(c), cap(c))
+					e.race.send(me, sendKey(c), cap(c))
 					cs.sendq.remove(w)
 					w.done = true
 				},
@@ -333,7 +333,7 @@ func recv[E any](c <-chan E) (E, bool) {
 			return v, ok
 		}
 		if v, ok, got := tryRecv(c); got {
-			e.hbRecv(me, chanKey(c), cap(c), ok)
+			e.race.recv(me, chanKey(c), cap(c), ok)
 			if ok {
 				e.popped(cs)
 			}
@@ -346,7 +346,7 @@ func recv[E any](c <-chan E) (E, bool) {
 		poll := func() bool {
 			x, ok, got := tryRecv(c)
 			if got {
-				e.hbRecv(me, chanKey(c), cap(c), ok)
+				e.race.recv(me, chanKey(c), cap(c), ok)
 				if ok {
 					e.popped(cs)
 				}
@@ -359,7 +359,7 @@ func recv[E any](c <-chan E) (E, bool) {
 			return &watch{
 				cases: []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c)}},
 				fire: func(_ int, x reflect.Value, ok bool) {
-					e.hbRecv(me, chanKey(c), cap(c), ok)
+					e.race.recv(me, chanKey(c), cap(c), ok)
 					if ok {
 						reflect.ValueOf(&v).Elem().Set(x)
 					}
@@ -400,20 +400,20 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 		// to its tail.
 		if x, okx, gotx := tryRecv(c); gotx {
 			v, ok = x, okx
-			e.hbRecv(me, chanKey(c), cap(c), okx)
+			e.race.recv(me, chanKey(c), cap(c), okx)
 			e.popped(cs)
 			e.pushed(cs, valueHash(&sv))
 			tsanAbsorb(w.g) // before the real send that releases its value
 			trySend((chan<- E)(bidi(c)), sv)
 			tsanRelay(w.g) // its send completes after this receive
-			e.hbSend(w.g, chanKey(c), cap(c))
+			e.race.send(w.g, chanKey(c), cap(c))
 		} else {
 			v, ok = sv, true
-			e.hbTransfer(w.g, me, chanKey(c), cap(c))
+			e.race.transfer(w.g, me, chanKey(c), cap(c))
 		}
 	} else {
 		v, ok = sv, true
-		e.hbTransfer(w.g, me, chanKey(c), cap(c))
+		e.race.transfer(w.g, me, chanKey(c), cap(c))
 	}
 	e.complete(w)
 	return v, ok, true
@@ -442,7 +442,7 @@ func Close[E any](c chan<- E) {
 		close(c)
 		return
 	}
-	e.raceWrite(sendKey(c), 1, chanCloseSite)
+	e.access(sendKey(c), 1, accWrite|accCov, chanCloseSite)
 	e.mu.Lock()
 	cs := e.chanOf(sendKey(c))
 	if cs.closed {
@@ -454,12 +454,12 @@ func Close[E any](c chan<- E) {
 		panic(p)
 	}
 	cs.closed = true
-	e.hbClose(me, sendKey(c))
+	e.race.close(me, sendKey(c))
 	for w := cs.recvq.pop(); w != nil; w = cs.recvq.pop() {
 		var zero E
 		*(*E)(w.elem) = zero
 		w.ok = false
-		e.hbRecv(w.g, sendKey(c), cap(c), false)
+		e.race.recv(w.g, sendKey(c), cap(c), false)
 		e.complete(w)
 	}
 	for w := cs.sendq.pop(); w != nil; w = cs.sendq.pop() {

@@ -137,7 +137,7 @@ func (h *cancelHandle) cancelCause(err error) { h.cause(err) }
 // ctxInfo is what the leak check knows of a context made by instrumented
 // code: its parent, whether its cancel function is still reachable, and
 // its deadline (dc), if it has one. The detector follows ctx and
-// parentKey up to the cancel that closed a Done channel (hbCtxClosed).
+// parentKey up to the cancel that closed a Done channel (detector.ctxClosed).
 type ctxInfo struct {
 	ctx       context.Context
 	parent    context.Context
@@ -193,7 +193,7 @@ func cancelling(e *execution, me *goroutine, ctx context.Context, k unsafe.Point
 		return
 	}
 	e.mu.Lock()
-	e.hbCancel(me, k)
+	e.race.cancel(me, k)
 	e.mu.Unlock()
 }
 
@@ -310,7 +310,7 @@ func (c *deadlineCtx) expire() {
 		// The goroutine that runs the expiry closes the context's Done,
 		// as the timer's goroutine does in Go.
 		e.mu.Lock()
-		e.hbCancel(me, c.key)
+		e.race.cancel(me, c.key)
 		e.mu.Unlock()
 	}
 	cancelBy(func() { c.finish(context.DeadlineExceeded, true) })

@@ -23,7 +23,7 @@ import (
 // different goroutines, and at least one changes it: swapping them may
 // change what the program does. The object and the kind of access are
 // those of the synchronization and memory events the runtime already
-// computes for the race detector (race_hb.go, race_detect.go):
+// computes for the race detector (detector_edges.go, detector.go):
 //   - a memory access reads or writes its address; an atomic load reads,
 //     any other atomic operation writes;
 //   - a mutex is written by each Lock (its unlocks are not accesses: an
@@ -341,11 +341,12 @@ func (c *coverage) report() *wire.Coverage {
 	return out
 }
 
-// The taps: the synchronization and memory events of race_hb.go and
-// race_detect.go call these with the object and the goroutine whose
-// operation it is. They do nothing without coverage.
+// The taps: the synchronization events of detector_edges.go call these
+// with the object and the goroutine whose operation it is, while the
+// execution runs with coverage on (detector.counting); memory accesses
+// touch their address (execution.access).
 
-// covSync is an acquire (acquire true) or a release of the sync object p
+// sync is an acquire (acquire true) or a release of the sync object p
 // by g. Which counts, and as what access, depends on g's operation: an
 // unlock's release is not an access; a release by a goroutine whose
 // operation already released another object is not its operation's (a
@@ -353,8 +354,8 @@ func (c *coverage) report() *wire.Coverage {
 // held.
 //
 //go:norace
-func (e *execution) covSync(g *goroutine, p unsafe.Pointer, acquire bool) {
-	if e.cov == nil || g == nil || e.over {
+func (c *coverage) sync(g *goroutine, p unsafe.Pointer, acquire bool) {
+	if g == nil {
 		return
 	}
 	var write bool
@@ -380,42 +381,23 @@ func (e *execution) covSync(g *goroutine, p unsafe.Pointer, acquire bool) {
 	default:
 		return
 	}
-	e.cov.touch(g, uintptr(p), write)
+	c.touch(g, uintptr(p), write)
 }
 
-// covChan is an operation of g on channel k: send (the sending side),
+// channel is an operation of g on channel k: send (the sending side),
 // receive, or close (both). Lock held.
 //
 //go:norace
-func (e *execution) covChan(g *goroutine, k unsafe.Pointer, send, recv bool) {
-	if e.cov == nil || g == nil || k == nil || e.over {
+func (c *coverage) channel(g *goroutine, k unsafe.Pointer, send, recv bool) {
+	if g == nil || k == nil {
 		return
 	}
 	if send {
-		e.cov.touch(g, uintptr(k), true)
+		c.touch(g, uintptr(k), true)
 	}
 	if recv {
 		// The receiving side: the channel's address + 1, which no
 		// other object has (a channel is word-aligned).
-		e.cov.touch(g, uintptr(k)+1, true)
+		c.touch(g, uintptr(k)+1, true)
 	}
-}
-
-// covMemory is an access of the token holder to memory at p, atomic or
-// not (atomic loads read). Without access points (--races sync) a plain
-// access is no scheduling point, and not counted: the goroutine's point is
-// its previous operation's. Lock not held.
-//
-//go:norace
-func (e *execution) covMemory(p unsafe.Pointer, write, atomic bool) {
-	if e.cov == nil || p == nil || !atomic && !e.set.accessPoints {
-		return
-	}
-	e.mu.Lock()
-	if !e.over && !e.aborting {
-		if g := e.cur.Load(); g != nil {
-			e.cov.touch(g, uintptr(p), write && g.op != opAtomicLoad)
-		}
-	}
-	e.mu.Unlock()
 }

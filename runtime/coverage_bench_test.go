@@ -10,8 +10,8 @@ import "testing"
 // withCoverage turns coverage on for the running execution.
 func withCoverage() {
 	e := active.Load()
-	e.cov = &coverage{}
-	e.cov.begin()
+	e.race.cov = &coverage{}
+	e.race.cov.begin()
 }
 
 func BenchmarkPointNoSwitchCoverage(b *testing.B) {

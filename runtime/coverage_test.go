@@ -19,7 +19,7 @@ type covRun struct {
 func newCovRun() *covRun {
 	c := &coverage{}
 	c.begin()
-	return &covRun{c: c, e: &execution{cov: c}, gs: map[int]*goroutine{}}
+	return &covRun{c: c, e: &execution{race: detector{cov: c}}, gs: map[int]*goroutine{}}
 }
 
 func (r *covRun) g(id int) *goroutine {
@@ -89,10 +89,10 @@ func TestCoverageMemoryPairs(t *testing.T) {
 func TestCoverageSyncPairs(t *testing.T) {
 	r := newCovRun()
 	m := unsafe.Pointer(&covObj1)
-	r.e.covSync(r.at(1, "m.go:1", opLock), m, true)
-	r.e.covSync(r.at(1, "m.go:2", opUnlock), m, false)
-	r.e.covSync(r.at(2, "m.go:1", opLock), m, true)
-	r.e.covSync(r.at(2, "m.go:2", opUnlock), m, false)
+	r.e.race.cov.sync(r.at(1, "m.go:1", opLock), m, true)
+	r.e.race.cov.sync(r.at(1, "m.go:2", opUnlock), m, false)
+	r.e.race.cov.sync(r.at(2, "m.go:1", opLock), m, true)
+	r.e.race.cov.sync(r.at(2, "m.go:2", opUnlock), m, false)
 	if got, want := r.pairs(), "m.go:1>m.go:1:1"; got != want {
 		t.Errorf("mutex: pairs %s, want %s", got, want)
 	}
@@ -100,21 +100,21 @@ func TestCoverageSyncPairs(t *testing.T) {
 	r = newCovRun()
 	wg, once := unsafe.Pointer(&covObj1), unsafe.Pointer(&covObj2)
 	g := r.at(1, "w.go:1", opWaitGroup)
-	r.e.covSync(g, wg, false)
-	r.e.covSync(g, once, false) // not this operation's
-	r.e.covSync(r.at(2, "w.go:2", opOnce), once, true)
-	r.e.covSync(r.at(0, "w.go:3", opWait), wg, true)
+	r.e.race.cov.sync(g, wg, false)
+	r.e.race.cov.sync(g, once, false) // not this operation's
+	r.e.race.cov.sync(r.at(2, "w.go:2", opOnce), once, true)
+	r.e.race.cov.sync(r.at(0, "w.go:3", opWait), wg, true)
 	if got, want := r.pairs(), "w.go:1>w.go:3:1"; got != want {
 		t.Errorf("waitgroup and once: pairs %s, want %s", got, want)
 	}
 
 	r = newCovRun()
 	ch := unsafe.Pointer(&covObj1)
-	r.e.covChan(r.at(1, "c.go:1", opSend), ch, true, false)
-	r.e.covChan(r.at(2, "c.go:2", opRecv), ch, false, true)
-	r.e.covChan(r.at(3, "c.go:3", opSend), ch, true, false)
-	r.e.covChan(r.at(4, "c.go:4", opClose), ch, true, true)
-	r.e.covChan(r.at(2, "c.go:5", opRecv), ch, false, true)
+	r.e.race.cov.channel(r.at(1, "c.go:1", opSend), ch, true, false)
+	r.e.race.cov.channel(r.at(2, "c.go:2", opRecv), ch, false, true)
+	r.e.race.cov.channel(r.at(3, "c.go:3", opSend), ch, true, false)
+	r.e.race.cov.channel(r.at(4, "c.go:4", opClose), ch, true, true)
+	r.e.race.cov.channel(r.at(2, "c.go:5", opRecv), ch, false, true)
 	// Not send>receive (a value's send always comes first).
 	if got, want := r.pairs(), "c.go:1>c.go:3:1 c.go:2>c.go:4:1 c.go:3>c.go:4:1 c.go:4>c.go:5:1"; got != want {
 		t.Errorf("channel: pairs %s, want %s", got, want)

@@ -68,9 +68,57 @@ const (
 	accRead   uint8 = 0
 	accWrite  uint8 = 1
 	accAtomic uint8 = 2
+	// accCov: the coverage counts the access besides (a scheduling
+	// point's, not a shadow access; execution.access).
+	accCov uint8 = 4
 )
 
-// hbState is an execution's detector state.
+// detector is the happens-before race detector of one execution, and the
+// coverage of conflicting pairs its events feed: the execution holds it
+// (execution.race) and tells it of every synchronization and access. Its
+// methods take the goroutine that acts and the object it acts on; they
+// are called with the execution's lock held, except where said.
+//
+// What it needs of the execution around it is set once, by
+// newExecution: its mode (settings.races), steps to tell which object a
+// channel operation touched (detailed executions, steps.go), whether the
+// execution is over (the coverage counts nothing of its teardown), and
+// the contexts instrumented code made (a close of a context's Done seen
+// through its parent's cancel, context.go). The execution's lock, the
+// token holder and the end of an execution at a race stay the
+// execution's (access, raceAtomic).
+type detector struct {
+	mode raceMode
+	// stopped: the detector stopped in this execution, past
+	// maxRaceGoroutines goroutines.
+	stopped bool
+	hb      hbState
+	// cov, when set, records the points reached and the orders of
+	// conflicting ones (coverage.go).
+	cov *coverage
+
+	steps    objNoter
+	over     *bool
+	contexts *rmap[unsafe.Pointer, *ctxInfo]
+}
+
+// objNoter records which object the operation of a goroutine's step
+// touched (steps.go).
+type objNoter interface {
+	noteObj(g *goroutine, p unsafe.Pointer)
+}
+
+// init readies d for an execution whose detector runs in mode, with
+// what it needs of the execution (detector).
+//
+//go:norace
+func (d *detector) init(mode raceMode, steps objNoter, over *bool, contexts *rmap[unsafe.Pointer, *ctxInfo]) {
+	d.mode, d.steps, d.over, d.contexts = mode, steps, over, contexts
+}
+
+// hbState is the detector's state of an execution's clocks and shadow
+// memory, emptied and kept for the next execution when it ends
+// (detector_reuse.go).
 type hbState struct {
 	vcs  []vclock // by goroutine id
 	vars rmap[uintptr, *varState]
@@ -155,8 +203,8 @@ type cellDetail struct {
 // Lock held.
 //
 //go:norace
-func (e *execution) vc(g *goroutine) *vclock {
-	h := &e.hb
+func (d *detector) vc(g *goroutine) *vclock {
+	h := &d.hb
 	for len(h.vcs) <= g.id {
 		h.vcs = append(h.vcs, nil)
 	}
@@ -166,7 +214,7 @@ func (e *execution) vc(g *goroutine) *vclock {
 		switch {
 		case !g.adopted:
 			// A goroutine of the execution gets its parent's clock from
-			// hbFork (or hbForkFrom), at its creation.
+			// fork (or forkFrom), at its creation.
 		case g.parent >= 0 && g.parent < len(h.vcs) && h.vcs[g.parent] != nil:
 			v.join(h.vcs[g.parent])
 		default:
@@ -180,8 +228,8 @@ func (e *execution) vc(g *goroutine) *vclock {
 // tick starts a new epoch of g, after it released its clock.
 //
 //go:norace
-func (e *execution) tick(g *goroutine) {
-	v := e.vc(g)
+func (d *detector) tick(g *goroutine) {
+	v := d.vc(g)
 	v.set(g.id, v.get(g.id)+1)
 }
 
@@ -195,10 +243,16 @@ func (e *execution) tick(g *goroutine) {
 // detection stopped (docs/races.md).
 const maxRaceGoroutines = 10_000
 
-// hbOn reports whether the detector runs.
+// on reports whether the detector runs.
 //
 //go:norace
-func (e *execution) hbOn() bool { return e.set.races != racesOff && !e.hbStopped }
+func (d *detector) on() bool { return d.mode != racesOff && !d.stopped }
+
+// counting reports whether the coverage counts the detector's events:
+// it is on, and the execution is not over.
+//
+//go:norace
+func (d *detector) counting() bool { return d.cov != nil && !*d.over }
 
 // raceFoundAt is a race found by one access, before it is reported.
 type raceFoundAt struct {
@@ -241,41 +295,25 @@ func (fs *raceFinds) add(f raceFoundAt) {
 	}
 }
 
-// access checks an access of kind by the token holder to size bytes at
-// p made at site s. A variable of size 0 has no bytes to race on (and
-// may share its address with others).
+// check checks an access of kind by me, the token holder, to size bytes
+// at p made at site s (stk: its stack, in detailed executions), and
+// returns the races it found, nil if none. The caller has taken the
+// lock (execution.access).
 //
 //go:norace
-func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) {
-	if !e.hbOn() || p == nil || size == 0 || onOwnStack(p) {
-		return
-	}
-	me := e.cur.Load()
-	if me == nil {
-		return
-	}
-	var stk []uintptr
-	if e.set.detailed {
-		stk = accessStack()
-	}
-	e.mu.Lock()
-	if e.over || e.aborting {
-		e.mu.Unlock()
-		return
-	}
-	v := *e.vc(me)
+func (d *detector) check(me *goroutine, p unsafe.Pointer, size uintptr, kind uint8, s *Site, stk []uintptr) *raceFinds {
+	v := *d.vc(me)
 	now := mkEpoch(me.id, v.get(me.id))
 	start, end := uintptr(p), uintptr(p)+size
 	if w := start &^ 7; end <= w+8 {
 		// FastTrack's fast path, inline: one word, seen recently, one
 		// cell, and this access made in this epoch already.
-		slot := &e.hb.recent[(w>>3)&uintptr(len(e.hb.recent)-1)]
+		slot := &d.hb.recent[(w>>3)&uintptr(len(d.hb.recent)-1)]
 		if x := slot.x; slot.w == w && x != nil && x.more == nil && x.c.atomic == (kind&accAtomic != 0) &&
 			x.c.mask == uint8(uint16(1)<<(end-w)-1)&^uint8(uint16(1)<<(start-w)-1) {
 			c := &x.c
 			if kind&accWrite != 0 && c.w == now || kind&accWrite == 0 && c.r == now {
-				e.mu.Unlock()
-				return
+				return nil
 			}
 		}
 	}
@@ -289,13 +327,9 @@ func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) 
 			hi = end - w
 		}
 		mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
-		e.accessWord(p, w, mask, kind, s, stk, v, now, &found)
+		d.hb.accessWord(p, w, mask, kind, s, stk, v, now, &found)
 	}
-	if found != nil {
-		e.racesFound(me, p, kind, s, found)
-		return
-	}
-	e.mu.Unlock()
+	return found
 }
 
 // word is the shadow of the word at w, made if new; p points into the
@@ -326,12 +360,12 @@ func (h *hbState) word(p unsafe.Pointer, w uintptr, mask uint8, atomic bool) *va
 	return x
 }
 
-// accessWord is access on one word. Lock held.
+// accessWord is check on one word. Lock held.
 //
 //go:norace
-func (e *execution) accessWord(p unsafe.Pointer, w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
+func (h *hbState) accessWord(p unsafe.Pointer, w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
 	atomic := kind&accAtomic != 0
-	x := e.hb.word(p, w, mask, atomic)
+	x := h.word(p, w, mask, atomic)
 	// The common case: one cell, this access's mask and atomicity.
 	if x.more == nil && x.c.mask == mask && x.c.atomic == atomic {
 		c := &x.c
@@ -350,7 +384,7 @@ func (e *execution) accessWord(p unsafe.Pointer, w uintptr, mask, kind uint8, s 
 		c.update(kind, now, v, s, stk)
 		return
 	}
-	e.accessCells(x, mask, kind, s, stk, v, now, found)
+	x.accessCells(mask, kind, s, stk, v, now, found)
 }
 
 // accessCells is accessWord on a word whose accesses do not all share
@@ -360,7 +394,7 @@ func (e *execution) accessWord(p unsafe.Pointer, w uintptr, mask, kind uint8, s 
 //
 //go:noinline
 //go:norace
-func (e *execution) accessCells(x *varState, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
+func (x *varState) accessCells(mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
 	atomic := kind&accAtomic != 0
 	var mine *cell
 	// No append(s, t...): under -race its slicecopy reports to Go's
@@ -529,19 +563,4 @@ func (c *cell) setRead(id int, s *Site, stk []uintptr) {
 		}
 		c.det.rs[id] = stk
 	}
-}
-
-// raceRead and raceWrite: a plain access of size bytes at p made at site
-// s (nil: unknown).
-//
-//go:norace
-func (e *execution) raceRead(p unsafe.Pointer, size uintptr, s *Site) {
-	e.covMemory(p, false, false)
-	e.access(p, size, accRead, s)
-}
-
-//go:norace
-func (e *execution) raceWrite(p unsafe.Pointer, size uintptr, s *Site) {
-	e.covMemory(p, true, false)
-	e.access(p, size, accWrite, s)
 }

@@ -16,6 +16,7 @@ func benchLoads(b *testing.B, set func(*settings)) {
 		// Not a livelock: never switch to the fair scheduler's checks.
 		e.set.maxSteps, e.set.fairAfter = 1<<62, 1<<62
 		set(&e.set)
+		e.race.mode = e.set.races
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			Load(&x)
@@ -42,6 +43,7 @@ func BenchmarkLoadNoPointRaces(b *testing.B) {
 		e := active.Load()
 		e.set.accessPoints = false
 		e.set.races = racesSync
+		e.race.mode = racesSync
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			Load(&x)
@@ -58,6 +60,7 @@ func BenchmarkStoreNoPointRacesManyVars(b *testing.B) {
 		e := active.Load()
 		e.set.accessPoints = false
 		e.set.races = racesSync
+		e.race.mode = racesSync
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			Store(&xs[i&1023], i)

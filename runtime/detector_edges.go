@@ -15,106 +15,97 @@ import "unsafe"
 // a mutex's chain, and it is what a Cond signalled twice, an RWMutex's
 // readers or a WaitGroup's Done calls need.
 
-// hbAcquire: g's next events happen after every release on p.
+// acquire: g's next events happen after every release on p.
 //
 //go:norace
-func (e *execution) hbAcquire(g *goroutine, p unsafe.Pointer) {
-	e.covSync(g, p, true)
-	if !e.hbOn() || g == nil {
+func (d *detector) acquire(g *goroutine, p unsafe.Pointer) {
+	if d.counting() {
+		d.cov.sync(g, p, true)
+	}
+	if !d.on() || g == nil {
 		return
 	}
-	if w := e.hb.syncs.get(p); w != nil {
-		e.vc(g).join(w)
+	if w := d.hb.syncs.get(p); w != nil {
+		d.vc(g).join(w)
 	}
 }
 
-// hbRelease: g's events so far happen before every later acquire on p.
+// release: g's events so far happen before every later acquire on p.
 //
 //go:norace
-func (e *execution) hbRelease(g *goroutine, p unsafe.Pointer) {
-	e.covSync(g, p, false)
-	if !e.hbOn() || g == nil {
+func (d *detector) release(g *goroutine, p unsafe.Pointer) {
+	if d.counting() {
+		d.cov.sync(g, p, false)
+	}
+	if !d.on() || g == nil {
 		return
 	}
-	h := &e.hb
+	h := &d.hb
 	v := h.syncs.get(p)
 	data, n := unsafe.SliceData(v), len(v)
 	if v == nil {
 		v = h.newClock()
 	}
-	v.join(*e.vc(g))
+	v.join(*d.vc(g))
 	if unsafe.SliceData(v) != data || len(v) != n {
 		h.syncs.put(p, v)
 	}
-	e.tick(g)
+	d.tick(g)
 }
 
-// hbReleaseStore: g's events so far, and only they, happen before every
+// releaseStore: g's events so far, and only they, happen before every
 // later acquire on p (an atomic store: a later load observes this
 // store's value, not the earlier ones').
 //
 //go:norace
-func (e *execution) hbReleaseStore(g *goroutine, p unsafe.Pointer) {
-	if !e.hbOn() || g == nil {
+func (d *detector) releaseStore(g *goroutine, p unsafe.Pointer) {
+	if !d.on() || g == nil {
 		return
 	}
-	h := &e.hb
+	h := &d.hb
 	v := h.syncs.get(p)
 	if v == nil {
 		v = h.newClock()
 	}
-	v.copyFrom(*e.vc(g))
+	v.copyFrom(*d.vc(g))
 	h.syncs.put(p, v)
-	e.tick(g)
+	d.tick(g)
 }
 
-// raceAcquire, raceRelease and raceReleaseMerge: synchronization on the
-// object at p by the token holder, as Go's race annotations of package
-// sync name them (sync.go).
+// fork: the go statement happens before the child's start.
 //
 //go:norace
-func (e *execution) raceAcquire(p unsafe.Pointer) { e.hbAcquire(e.cur.Load(), p) }
-
-//go:norace
-func (e *execution) raceRelease(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p) }
-
-//go:norace
-func (e *execution) raceReleaseMerge(p unsafe.Pointer) { e.hbRelease(e.cur.Load(), p) }
-
-// hbFork: the go statement happens before the child's start.
-//
-//go:norace
-func (e *execution) hbFork(parent, child *goroutine) {
-	if !e.hbOn() || parent == nil {
+func (d *detector) fork(parent, child *goroutine) {
+	if !d.on() || parent == nil {
 		return
 	}
-	pv := *e.vc(parent)
-	cv := e.vc(child)
+	pv := *d.vc(parent)
+	cv := d.vc(child)
 	cv.join(pv)
-	e.tick(parent)
+	d.tick(parent)
 }
 
-// hbForkFrom: a goroutine the runtime starts (an AfterFunc's f) starts
+// forkFrom: a goroutine the runtime starts (an AfterFunc's f) starts
 // after the releases on p (the AfterFunc call).
 //
 //go:norace
-func (e *execution) hbForkFrom(child *goroutine, p unsafe.Pointer) {
-	if !e.hbOn() {
+func (d *detector) forkFrom(child *goroutine, p unsafe.Pointer) {
+	if !d.on() {
 		return
 	}
-	e.hbAcquire(child, p)
+	d.acquire(child, p)
 }
 
-// hbJoinAll orders g after every goroutine's events so far: g waited in
+// joinAll orders g after every goroutine's events so far: g waited in
 // uncontrolled code (testing's t.Run) for something the detector cannot
 // see.
 //
 //go:norace
-func (e *execution) hbJoinAll(g *goroutine) {
-	if !e.hbOn() {
+func (d *detector) joinAll(g *goroutine) {
+	if !d.on() {
 		return
 	}
-	e.vc(g).joinOwn(e.hb.vcs)
+	d.vc(g).joinOwn(d.hb.vcs)
 }
 
 // chanHB is a channel's synchronization: the k-th receive completes after
@@ -129,8 +120,8 @@ type chanHB struct {
 }
 
 //go:norace
-func (e *execution) chanHBOf(k unsafe.Pointer, capacity int) *chanHB {
-	h := &e.hb
+func (d *detector) chanOf(k unsafe.Pointer, capacity int) *chanHB {
+	h := &d.hb
 	c := h.chans.get(k)
 	if c == nil || (c.sends == 0 && c.recvs == 0 && capacity > len(c.slots)) {
 		var closed vclock
@@ -150,109 +141,119 @@ func (e *execution) chanHBOf(k unsafe.Pointer, capacity int) *chanHB {
 // slotOp acquires then releases buffer slot i for g.
 //
 //go:norace
-func (e *execution) slotOp(g *goroutine, c *chanHB, i uint64) {
+func (d *detector) slotOp(g *goroutine, c *chanHB, i uint64) {
 	s := &c.slots[i%uint64(len(c.slots))]
-	v := e.vc(g)
+	v := d.vc(g)
 	v.join(*s)
 	s.join(*v)
-	e.tick(g)
+	d.tick(g)
 }
 
-// hbSend: g's value entered the buffer of channel k.
+// send: g's value entered the buffer of channel k.
 //
 //go:norace
-func (e *execution) hbSend(g *goroutine, k unsafe.Pointer, capacity int) {
-	e.covChan(g, k, true, false)
-	e.noteObj(g, k)
-	if !e.hbOn() || g == nil {
+func (d *detector) send(g *goroutine, k unsafe.Pointer, capacity int) {
+	if d.counting() {
+		d.cov.channel(g, k, true, false)
+	}
+	d.steps.noteObj(g, k)
+	if !d.on() || g == nil {
 		return
 	}
-	c := e.chanHBOf(k, capacity)
-	e.slotOp(g, c, c.sends)
+	c := d.chanOf(k, capacity)
+	d.slotOp(g, c, c.sends)
 	c.sends++
 }
 
-// hbRecv: g received from channel k; ok is false when it saw the close.
+// recv: g received from channel k; ok is false when it saw the close.
 //
 //go:norace
-func (e *execution) hbRecv(g *goroutine, k unsafe.Pointer, capacity int, ok bool) {
-	e.covChan(g, k, false, true)
+func (d *detector) recv(g *goroutine, k unsafe.Pointer, capacity int, ok bool) {
+	if d.counting() {
+		d.cov.channel(g, k, false, true)
+	}
 	tsanRelay(g) // received for g by another goroutine: a close, a poll
-	e.noteObj(g, k)
-	if !e.hbOn() || g == nil {
+	d.steps.noteObj(g, k)
+	if !d.on() || g == nil {
 		return
 	}
-	c := e.chanHBOf(k, capacity)
+	c := d.chanOf(k, capacity)
 	if !ok {
-		if !c.sawClose && !e.hbCtxClosed(k, c) {
+		if !c.sawClose && !d.ctxClosed(k, c) {
 			// Closed by code the detector does not see (a library, a
 			// context's parent that instrumented code did not make):
 			// assume it synchronized with everything so far rather
 			// than report a false race.
-			e.hbJoinAll(g)
+			d.joinAll(g)
 		}
-		e.vc(g).join(c.closed)
+		d.vc(g).join(c.closed)
 		return
 	}
 	if c.recvs >= c.sends {
 		// A value sent by code the detector does not see (or by the
 		// runtime: a timer's tick): as for an unseen close.
-		e.hbJoinAll(g)
+		d.joinAll(g)
 	}
-	e.slotOp(g, c, c.recvs)
+	d.slotOp(g, c, c.recvs)
 	c.recvs++
 }
 
-// hbTransfer: sender s's value went to receiver r directly (a waiting
+// transfer: sender s's value went to receiver r directly (a waiting
 // party). On an unbuffered channel each completes after the other began.
 //
 //go:norace
-func (e *execution) hbTransfer(s, r *goroutine, k unsafe.Pointer, capacity int) {
-	e.covChan(s, k, true, false)
-	e.covChan(r, k, false, true)
+func (d *detector) transfer(s, r *goroutine, k unsafe.Pointer, capacity int) {
+	if d.counting() {
+		d.cov.channel(s, k, true, false)
+	}
+	if d.counting() {
+		d.cov.channel(r, k, false, true)
+	}
 	// For Go's race detector both ways even when buffered: a direct
 	// hand-off leaves no trace in the real buffer's slots, which is where
 	// a later send would find the receive that must precede it. Ordering
 	// the receive before this send too can hide a race, never invent one.
 	tsanFlow(s, r)
 	tsanFlow(r, s)
-	e.noteObj(s, k)
-	e.noteObj(r, k)
-	if !e.hbOn() || s == nil || r == nil {
+	d.steps.noteObj(s, k)
+	d.steps.noteObj(r, k)
+	if !d.on() || s == nil || r == nil {
 		return
 	}
-	e.hbSend(s, k, capacity)
-	e.hbRecv(r, k, capacity, true)
+	d.send(s, k, capacity)
+	d.recv(r, k, capacity, true)
 	if capacity == 0 {
-		e.vc(s).join(*e.vc(r))
-		e.tick(r)
+		d.vc(s).join(*d.vc(r))
+		d.tick(r)
 	}
 }
 
-// hbClose: g closed channel k.
+// close: g closed channel k.
 //
 //go:norace
-func (e *execution) hbClose(g *goroutine, k unsafe.Pointer) {
-	e.covChan(g, k, true, true)
-	e.noteObj(g, k)
-	e.hbCancel(g, k)
+func (d *detector) close(g *goroutine, k unsafe.Pointer) {
+	if d.counting() {
+		d.cov.channel(g, k, true, true)
+	}
+	d.steps.noteObj(g, k)
+	d.cancel(g, k)
 }
 
-// hbCancel: g is about to cancel the context whose Done channel is k,
+// cancel: g is about to cancel the context whose Done channel is k,
 // which closes it (context.go's cancelling): a release, as a close.
 //
 //go:norace
-func (e *execution) hbCancel(g *goroutine, k unsafe.Pointer) {
-	if !e.hbOn() || g == nil {
+func (d *detector) cancel(g *goroutine, k unsafe.Pointer) {
+	if !d.on() || g == nil {
 		return
 	}
-	c := e.chanHBOf(k, 0)
+	c := d.chanOf(k, 0)
 	c.sawClose = true
-	c.closed.join(*e.vc(g))
-	e.tick(g)
+	c.closed.join(*d.vc(g))
+	d.tick(g)
 }
 
-// hbCtxClosed finds the cancel that closed channel k (c its edges), the
+// ctxClosed finds the cancel that closed channel k (c its edges), the
 // Done of a context instrumented code made, and makes c's close that
 // cancel's release: k closed with no cancel of its own recorded, so an
 // ancestor's cancel closed it. It walks up through contexts instrumented
@@ -268,17 +269,17 @@ func (e *execution) hbCancel(g *goroutine, k unsafe.Pointer) {
 // parent made elsewhere or wrapped. Lock held.
 //
 //go:norace
-func (e *execution) hbCtxClosed(k unsafe.Pointer, c *chanHB) bool {
-	info := e.contexts.get(k)
+func (d *detector) ctxClosed(k unsafe.Pointer, c *chanHB) bool {
+	info := d.contexts.get(k)
 	for n := 0; info != nil && n < 1<<16; n++ {
 		if info.dc != nil || info.born || info.parentKey == nil {
 			return false
 		}
-		p := e.contexts.get(info.parentKey)
+		p := d.contexts.get(info.parentKey)
 		if p == nil || p.ctx != info.parent {
 			return false
 		}
-		if pc := e.hb.chans.get(info.parentKey); pc != nil && pc.sawClose {
+		if pc := d.hb.chans.get(info.parentKey); pc != nil && pc.sawClose {
 			c.sawClose = true
 			c.closed.join(pc.closed)
 			return true
@@ -288,25 +289,25 @@ func (e *execution) hbCtxClosed(k unsafe.Pointer, c *chanHB) bool {
 	return false
 }
 
-// hbCase records the edge of select case c, completed by g itself.
+// selected records the edge of select case c, completed by g itself.
 //
 //go:norace
-func (e *execution) hbCase(g *goroutine, c Case) {
+func (d *detector) selected(g *goroutine, c Case) {
 	if h, ok := c.(interface {
-		hb(*execution, *goroutine)
+		hb(*detector, *goroutine)
 	}); ok {
-		h.hb(e, g)
+		h.hb(d, g)
 	}
 }
 
 //go:norace
-func (r *RecvCase[E]) hb(e *execution, g *goroutine) {
-	e.hbRecv(g, chanKey(r.c), cap(r.c), r.OK)
+func (r *RecvCase[E]) hb(d *detector, g *goroutine) {
+	d.recv(g, chanKey(r.c), cap(r.c), r.OK)
 }
 
 //go:norace
-func (s *SendCase[E]) hb(e *execution, g *goroutine) {
-	e.hbSend(g, sendKey(s.c), cap(s.c))
+func (s *SendCase[E]) hb(d *detector, g *goroutine) {
+	d.send(g, sendKey(s.c), cap(s.c))
 }
 
 // timerKey is the sync object of an AfterFunc timer: its call happens

@@ -5,48 +5,44 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"testing"
 	"unsafe"
 )
 
-// racesFound handles the races between the token holder's access of
-// kind at p (site s) and the earlier accesses fs. Lock held; released (in
-// racesSync the calling goroutine ends at the first).
+// record lists the races between the token holder me's access of kind
+// at p (site s) and the earlier accesses fs in the execution's report,
+// up to maxRaces (racesReport); gs are the execution's goroutines, main
+// its test goroutine. Lock held.
 //
 //go:norace
-func (e *execution) racesFound(me *goroutine, p unsafe.Pointer, kind uint8, s *Site, fs *raceFinds) {
-	if e.set.races != racesReport {
-		e.abortLocked(me, e.raceBug(me, p, kind, s, fs.f[0]))
-		e.mu.Unlock()
-		e.die(me)
-		return
+func (d *detector) record(gs []*goroutine, main, me *goroutine, p unsafe.Pointer, kind uint8, s *Site, fs *raceFinds) {
+	for i := 0; i < fs.n && len(d.hb.races) < maxRaces; i++ {
+		d.add(raceBug(gs, me, p, kind, s, fs.f[i]), main)
 	}
-	for i := 0; i < fs.n && len(e.hb.races) < maxRaces; i++ {
-		e.raceRecord(e.raceBug(me, p, kind, s, fs.f[i]))
-	}
-	e.mu.Unlock()
 }
 
-// raceRecord lists race b in the execution's report, unless it is listed
+// add lists race b in the execution's report, unless it is listed
 // already; the first is the bug. Lock held.
 //
 //go:norace
-func (e *execution) raceRecord(b *bug) {
-	for _, r := range e.hb.races {
+func (d *detector) add(b *bug, main *goroutine) {
+	for _, r := range d.hb.races {
 		if r.key == b.key {
 			return
 		}
 	}
-	e.hb.races = append(e.hb.races, raceRec{key: b.key, line: b.message})
-	if e.hb.race == nil {
-		e.hb.race = b
-		tsanRelay(e.main) // the test goroutine reports it: see abortLocked
+	d.hb.races = append(d.hb.races, raceRec{key: b.key, line: b.message})
+	if d.hb.race == nil {
+		d.hb.race = b
+		tsanRelay(main) // the test goroutine reports it: see abortLocked
 	}
 }
 
-// raceBug describes a race: both accesses, their goroutines, the variable.
+// raceBug describes a race: both accesses, their goroutines (gs, the
+// execution's), the variable.
 //
 //go:norace
-func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, kind uint8, s *Site, f raceFoundAt) *bug {
+func raceBug(gs []*goroutine, me *goroutine, p unsafe.Pointer, kind uint8, s *Site, f raceFoundAt) *bug {
 	here, hereExpr := "?", ""
 	if s != nil {
 		here, hereExpr = s.Pos, s.Expr
@@ -59,8 +55,8 @@ func (e *execution) raceBug(me *goroutine, p unsafe.Pointer, kind uint8, s *Site
 	}
 	stack := userStack(string(debug.Stack()))
 	var other *goroutine
-	if id := f.prev.id(); id < len(e.gs) {
-		other = e.gs[id]
+	if id := f.prev.id(); id < len(gs) {
+		other = gs[id]
 	}
 	otherName, otherCreated, otherState := "G"+itoa(f.prev.id()), "?", "?"
 	if other != nil {
@@ -158,38 +154,39 @@ func accessName(kind uint8) string {
 	return s
 }
 
-// raceAtEnd makes the race recorded in racesReport the execution's bug,
-// unless a deeper bug (a panic, a deadlock, a leak, a goroutine's
-// t.Fatal) ended it. A failed assertion in the test goroutine does not
-// count as deeper: it is most often the race's own effect, and the race
-// is its cause, so the report names the race and says the test failed.
-// Lock held.
+// atEnd is the execution's bug b with the race recorded in racesReport:
+// the race becomes the bug unless a deeper bug (a panic, a deadlock, a
+// leak, a goroutine's t.Fatal) ended the execution. A failed assertion in
+// the test goroutine does not count as deeper: it is most often the
+// race's own effect, and the race is its cause, so the report names the
+// race and says the test (t, whose output is log) failed. Lock held.
 //
 //go:norace
-func (e *execution) raceAtEnd() {
-	if e.hb.race == nil {
-		return
+func (d *detector) atEnd(b *bug, t *testing.T, log *testLog) *bug {
+	if d.hb.race == nil {
+		return b
 	}
-	if e.bug != nil {
+	if b != nil {
 		// Reported with the deeper bug, which it may have caused.
-		if e.bug != e.hb.race {
-			for _, r := range e.hb.races {
-				e.bug.more = append(e.bug.more, "race: "+r.line)
+		if b != d.hb.race {
+			for _, r := range d.hb.races {
+				b.more = append(b.more, "race: "+r.line)
 			}
 		}
-		return
+		return b
 	}
-	e.bug = e.hb.race
-	for _, r := range e.hb.races[1:] {
-		e.bug.more = append(e.bug.more, "race: "+r.line)
+	b = d.hb.race
+	for _, r := range d.hb.races[1:] {
+		b.more = append(b.more, "race: "+r.line)
 	}
-	if e.t != nil && e.t.Failed() {
-		e.bug.message += "; the test then failed"
-		if out, _ := e.log.text(); out != "" {
-			e.bug.output = out
-			e.bug.message += " (its output is below)"
+	if t != nil && t.Failed() {
+		b.message += "; the test then failed"
+		if out, _ := log.text(); out != "" {
+			b.output = out
+			b.message += " (its output is below)"
 		}
 	}
+	return b
 }
 
 // accessPC is the pc of the user code that made the access: the first

@@ -34,13 +34,14 @@ const (
 	spareMaxClocks = 1 << 10
 )
 
-// hbRecycle empties the detector state of e, which is over, and keeps it
-// for the next execution. The races found stay (e's report). Lock held.
+// recycle empties the detector state of an execution that is over, and
+// keeps it for the next execution. The races found stay (its report).
+// Lock held.
 //
 //go:norace
-func (e *execution) hbRecycle() {
-	h := &e.hb
-	if e.set.races == racesOff {
+func (d *detector) recycle() {
+	h := &d.hb
+	if d.mode == racesOff {
 		return
 	}
 	keep := h.vars.len() <= spareMaxWords
@@ -75,7 +76,7 @@ func (e *execution) hbRecycle() {
 		s.syncs.clear()
 		s.chans.clear()
 	}
-	// Whatever still refers to e finds empty state, never the spare's.
+	// Whatever still refers to the execution finds empty state, never the spare's.
 	*h = hbState{race: h.race, races: h.races}
 	if keep {
 		spareMu.Lock()
@@ -84,12 +85,12 @@ func (e *execution) hbRecycle() {
 	}
 }
 
-// hbReuse gives a new execution whose detector runs the state the last
+// reuse gives a new execution whose detector runs the state the last
 // one left.
 //
 //go:norace
-func (e *execution) hbReuse() {
-	if e.set.races == racesOff {
+func (d *detector) reuse() {
+	if d.mode == racesOff {
 		return
 	}
 	spareMu.Lock()
@@ -99,7 +100,7 @@ func (e *execution) hbReuse() {
 	if s == nil {
 		return
 	}
-	h := &e.hb
+	h := &d.hb
 	h.vars, h.syncs, h.chans = s.vars, s.syncs, s.chans
 	h.free, h.clocks = s.slabs, s.clocks
 	h.vcs, h.slabs = s.vcs, s.slabList

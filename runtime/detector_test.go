@@ -547,7 +547,7 @@ func TestRaceDoesNotHideDeeperBug(t *testing.T) {
 func TestRaceStateDropped(t *testing.T) {
 	checkWith(t, "random", 50, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
 		e := active.Load()
-		if n := e.hb.vars.len(); n != 0 {
+		if n := e.race.hb.vars.len(); n != 0 {
 			t.Fatalf("%d shadow words carried over into a new execution", n)
 		}
 		xs := make([]int, 100)
@@ -555,7 +555,7 @@ func TestRaceStateDropped(t *testing.T) {
 		for i := range xs {
 			Store(&xs[i], i)
 		}
-		if n := e.hb.vars.len(); n < 100 {
+		if n := e.race.hb.vars.len(); n < 100 {
 			t.Fatalf("%d shadow words for 100 variables written", n)
 		}
 	})
@@ -605,7 +605,7 @@ func TestRaceManyConcurrentReaders(t *testing.T) {
 		Wait(&wg)
 		e := active.Load()
 		e.mu.Lock()
-		v := e.hb.vars.get(uintptr(unsafe.Pointer(&x)) &^ 7)
+		v := e.race.hb.vars.get(uintptr(unsafe.Pointer(&x)) &^ 7)
 		e.mu.Unlock()
 		if v == nil {
 			t.Fatal("no shadow of x")
@@ -713,12 +713,12 @@ func TestDetectorStopsPastMaxGoroutines(t *testing.T) {
 		done := Chan(make(chan bool))
 		for i := 0; i < maxRaceGoroutines; i++ {
 			if i == maxRaceGoroutines-2 {
-				before = active.Load().hbOn()
+				before = active.Load().race.on()
 			}
 			Go(func() { Send(done, true) })
 			Recv(done)
 		}
-		after = active.Load().hbOn()
+		after = active.Load().race.on()
 	})
 	if !before || after {
 		t.Errorf("detector on before the limit %v, after it %v; want true, false", before, after)

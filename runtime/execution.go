@@ -17,7 +17,7 @@ import (
 func (e *execution) runTest(t *testing.T, body func(*testing.T)) {
 	serviceSync()
 	e.mu.Lock()
-	e.hbReuse()
+	e.race.reuse()
 	m := e.newGoroutine(-1, 0)
 	m.goid = goid()
 	m.gp = getg()
@@ -89,12 +89,12 @@ func (e *execution) finishMain(r any, returned bool) {
 			}
 		}
 	}
-	e.raceAtEnd()
+	e.bug = e.race.atEnd(e.bug, e.t, e.log)
 	if eu, ok := e.strat.(strategies.EventUser); ok && e.events {
 		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.record.earlyWithheld, Values: e.in.drew.Load() != 0, Cut: e.cut})
 	}
 	e.teardown()
-	e.hbRecycle()
+	e.race.recycle()
 	e.mu.Unlock()
 	// Executions run one after the other: for Go's race detector too,
 	// everything this one's goroutines did happens before the next.
@@ -298,7 +298,7 @@ func (e *execution) returnFromRun(me *goroutine) bool {
 		me.runChild = nil
 		e.addExtra(strategies.OpWrite, unsafe.Pointer(c))
 		me.runJoin = unsafe.Pointer(c)
-		e.hbFork(c, me)
+		e.race.fork(c, me)
 	}
 	return true
 }

@@ -291,7 +291,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 			}
 			break
 		}
-		if e.hbStopped && !x.warnedHB {
+		if e.race.stopped && !x.warnedHB {
 			x.warnedHB = true
 			x.emit(&wire.Event{Event: "warning", Schedule: x.number(), Message: fmt.Sprintf(
 				"%s: an execution created more than %d goroutines: race detection stopped there for the rest of it (races after that point are not checked)", x.t.Name(), maxRaceGoroutines)})
@@ -375,7 +375,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 	e.in.set(in, e.set.free, &e.clock)
 	if x.covering {
 		x.cov.begin()
-		e.cov = x.cov
+		e.race.cov = x.cov
 	}
 	var output string
 	known := false

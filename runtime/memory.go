@@ -32,7 +32,7 @@ func Load[T any](p *T) T {
 		if e.set.accessPoints && !e.yieldMem(me, opRead, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
 			return *p
 		}
-		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), nil)
+		e.access(unsafe.Pointer(p), unsafe.Sizeof(*p), accRead|accCov, nil)
 	}
 	return *p
 }
@@ -44,7 +44,7 @@ func LoadAt[T any](p *T, s *Site) T {
 		if e.set.accessPoints && !e.yieldMem(me, opRead, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
 			return *p
 		}
-		e.raceRead(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+		e.access(unsafe.Pointer(p), unsafe.Sizeof(*p), accRead|accCov, s)
 	}
 	return *p
 }
@@ -57,7 +57,7 @@ func Store[T any](p *T, v T) {
 			*p = v
 			return
 		}
-		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), nil)
+		e.access(unsafe.Pointer(p), unsafe.Sizeof(*p), accWrite|accCov, nil)
 	}
 	*p = v
 }
@@ -70,7 +70,7 @@ func StoreAt[T any](p *T, v T, s *Site) {
 			*p = v
 			return
 		}
-		e.raceWrite(unsafe.Pointer(p), unsafe.Sizeof(*p), s)
+		e.access(unsafe.Pointer(p), unsafe.Sizeof(*p), accWrite|accCov, s)
 	}
 	*p = v
 }
@@ -90,9 +90,9 @@ func ReadAt(addr any, s *Site) Token {
 		if e.set.accessPoints && !e.yieldAny(me, opRead, addr) {
 			return Token{}
 		}
-		if e.hbOn() {
+		if e.race.on() {
 			p, size := addrSize(addr)
-			e.raceRead(p, size, s)
+			e.access(p, size, accRead|accCov, s)
 		}
 	}
 	return Token{}
@@ -112,9 +112,9 @@ func WriteAt(addr any, s *Site) Token {
 		if e.set.accessPoints && !e.yieldAny(me, opWrite, addr) {
 			return Token{}
 		}
-		if e.hbOn() {
+		if e.race.on() {
 			p, size := addrSize(addr)
-			e.raceWrite(p, size, s)
+			e.access(p, size, accWrite|accCov, s)
 		}
 	}
 	return Token{}
@@ -349,5 +349,5 @@ func dataPtr(x any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(
 //go:norace
 func ptrOf[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }
 
-// The detector's hooks (raceRead, raceWrite, raceAcquire, raceRelease,
-// raceReleaseMerge) are in detector.go and detector_edges.go.
+// The detector's hooks are execution.access (sched.go) and the
+// detector's edges (detector_edges.go).

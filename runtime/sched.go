@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -144,9 +145,6 @@ type execution struct {
 	fair     fairness
 	tooLong  bool // stopped at settings.maxSteps, not a bug
 	overtime bool // stopped at settings.stopAt, not a bug
-	// hbStopped: the race detector stopped in this execution, past
-	// maxRaceGoroutines goroutines (detector.go).
-	hbStopped bool
 	// record is the clock's record: the charges of real time spent in
 	// uncontrolled code, the timers fired early (charge.go, timing.go).
 	record clockRecord
@@ -218,7 +216,9 @@ type execution struct {
 	cancels    rtCounter
 	clock      clock
 	sync       syncState
-	hb         hbState
+	// race is the race detector, and the coverage of conflicting pairs
+	// (detector.go).
+	race detector
 
 	// oracle tells the bug of the execution, and names the call that
 	// failed the test (bug.go, where.go).
@@ -226,9 +226,6 @@ type execution struct {
 	// subtests are the subtests on their way and the parallel ones
 	// (subtests.go, parallel.go).
 	subtests subtests
-	// cov, when set, records the points reached and the orders of
-	// conflicting ones (coverage.go).
-	cov *coverage
 }
 
 //go:norace
@@ -248,6 +245,7 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	e.mu.own = &e.own
 	e.clock.init()
 	e.sync.init()
+	e.race.init(set.races, e, &e.over, &e.contexts)
 	if eu, ok := strat.(strategies.EventUser); ok {
 		w := eu.Wants()
 		e.events = w&(strategies.WantEvents|strategies.WantStates) != 0
@@ -318,7 +316,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 		// after every write (internal/poll's ioSync), so assume it
 		// synchronized with everything so far rather than report a
 		// false race.
-		e.hbJoinAll(g)
+		e.race.joinAll(g)
 	}
 	if e.aborting {
 		e.mu.Unlock()
@@ -363,8 +361,8 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 	g := &goroutine{id: len(e.gs), e: e, parent: parent, created: pc, op: opStart, wake: make(chan wakeKind, 1)}
 	e.gs = append(e.gs, g)
-	if len(e.gs) > maxRaceGoroutines && !e.hbStopped && e.set.races != racesOff {
-		e.hbStopped = true
+	if len(e.gs) > maxRaceGoroutines && !e.race.stopped && e.set.races != racesOff {
+		e.race.stopped = true
 	}
 	e.setRunnable(g)
 	return g
@@ -459,7 +457,7 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		e.own.end()
 	}
 	var pcs covPCs
-	if e.cov != nil {
+	if e.race.cov != nil {
 		pcs.capture()
 	}
 	if e.locate {
@@ -470,8 +468,8 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 		e.mu.Unlock()
 		return e.die(me)
 	}
-	if e.cov != nil {
-		e.cov.reach(me, op, &pcs)
+	if e.race.cov != nil {
+		e.race.cov.reach(me, op, &pcs)
 	}
 	if e.cur.Load() != me {
 		// The watchdog detached me after enter and before the lock
@@ -506,11 +504,11 @@ func (e *execution) yield(me *goroutine, op opKind) bool {
 //
 //go:norace
 func (e *execution) block(me *goroutine, what string) bool {
-	if e.cov != nil && me.op == opSleep {
+	if e.race.cov != nil && me.op == opSleep {
 		// A sleep blocks without a scheduling point before.
 		var pcs covPCs
 		pcs.capture()
-		e.cov.reach(me, me.op, &pcs)
+		e.race.cov.reach(me, me.op, &pcs)
 	}
 	me.waitObj = what
 	if e.set.detailed {
@@ -1021,4 +1019,98 @@ func (e *execution) fedByUncontrolled(g *goroutine) {
 	if e.set.detailed {
 		e.in.observeAt(len(e.trail), "uncontrolled channel", g.op.String()+" on a channel of uncontrolled code (G"+itoa(g.id)+")", g.where, 0, false)
 	}
+}
+
+// access is an access of kind by the token holder to size bytes at p,
+// made at site s: the coverage counts it when kind has accCov (a
+// scheduling point's access, not a shadow one; without access points,
+// only an atomic one), then the detector checks it. It orchestrates, so
+// it stays the execution's: it takes the lock, names the token holder,
+// and in racesSync ends the execution at its first race. A variable of
+// size 0 has no bytes to race on (and may share its address with
+// others).
+//
+//go:norace
+func (e *execution) access(p unsafe.Pointer, size uintptr, kind uint8, s *Site) {
+	if kind&accCov != 0 {
+		kind &^= accCov
+		if e.race.cov != nil && p != nil && (kind&accAtomic != 0 || e.set.accessPoints) {
+			e.mu.Lock()
+			if !e.over && !e.aborting {
+				if g := e.cur.Load(); g != nil {
+					e.race.cov.touch(g, uintptr(p), kind&accWrite != 0 && g.op != opAtomicLoad)
+				}
+			}
+			e.mu.Unlock()
+		}
+	}
+	if !e.race.on() || p == nil || size == 0 || onOwnStack(p) {
+		return
+	}
+	me := e.cur.Load()
+	if me == nil {
+		return
+	}
+	var stk []uintptr
+	if e.set.detailed {
+		stk = accessStack()
+	}
+	e.mu.Lock()
+	if e.over || e.aborting {
+		e.mu.Unlock()
+		return
+	}
+	if found := e.race.check(me, p, size, kind, s, stk); found != nil {
+		if e.set.races != racesReport {
+			e.abortLocked(me, raceBug(e.gs, me, p, kind, s, found.f[0]))
+			e.mu.Unlock()
+			e.die(me)
+			return
+		}
+		e.race.record(e.gs, e.main, me, p, kind, s, found)
+	}
+	e.mu.Unlock()
+}
+
+// raceAtomic is the coverage's and the detector's side of an atomic
+// operation of kind on addr by the token holder: the atomic access, then
+// an acquire and a release (acquire, release: which of them). A sync.Map
+// is a synchronization object only (every operation acquires and
+// releases it); a sync.Pool is synchronized object by object (PoolPut,
+// PoolGot). It orchestrates as access does (the lock, the token holder).
+//
+//go:norace
+func (e *execution) raceAtomic(addr any, kind uint8, acquire, release bool) {
+	// Counted whatever addr is; size 0: not checked here.
+	e.access(dataPtr(addr), 0, kind|accAtomic|accCov, nil)
+	if !e.race.on() {
+		return
+	}
+	switch addr.(type) {
+	case *sync.Pool:
+		return
+	case *sync.Map:
+		acquire, release = true, true
+	default:
+		p, size := addrSize(addr)
+		if p == nil {
+			return
+		}
+		e.access(p, size, kind|accAtomic, nil)
+	}
+	p := dataPtr(addr)
+	e.mu.Lock()
+	if !e.over {
+		g := e.cur.Load()
+		if acquire {
+			e.race.acquire(g, p)
+		}
+		switch {
+		case release && acquire:
+			e.race.release(g, p)
+		case release:
+			e.race.releaseStore(g, p)
+		}
+	}
+	e.mu.Unlock()
 }

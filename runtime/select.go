@@ -69,7 +69,7 @@ func (r *RecvCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	}
 	ok, p := r.try()
 	if ok {
-		e.hbCase(e.cur.Load(), r)
+		e.race.selected(e.cur.Load(), r)
 		e.caseDone(r)
 	}
 	return ok, p
@@ -149,13 +149,13 @@ func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	if w := cs.recvq.pop(); w != nil {
 		*(*E)(w.elem) = s.v
 		w.ok = true
-		e.hbTransfer(e.cur.Load(), w.g, sendKey(s.c), cap(s.c))
+		e.race.transfer(e.cur.Load(), w.g, sendKey(s.c), cap(s.c))
 		e.complete(w)
 		return true, nil
 	}
 	ok, p := s.try()
 	if ok {
-		e.hbCase(e.cur.Load(), s)
+		e.race.selected(e.cur.Load(), s)
 		e.caseDone(s)
 	}
 	return ok, p
@@ -195,12 +195,12 @@ func Select(hasDefault bool, cases ...Case) int {
 	if e == nil || !e.yieldSelect(me, cases) {
 		return selectReal(hasDefault, cases)
 	}
-	if e.hbOn() {
+	if e.race.on() {
 		// Go's select reads the channel of each send case it polls
 		// (racing with a close), as a send does.
 		for _, c := range cases {
 			if !c.isNil() && c.isSend() {
-				e.raceRead(c.key(), 1, chanSendSite)
+				e.access(c.key(), 1, accRead|accCov, chanSendSite)
 			}
 		}
 	}
@@ -238,7 +238,7 @@ func Select(hasDefault bool, cases ...Case) int {
 				panic(p)
 			}
 			if ok {
-				e.hbCase(me, c)
+				e.race.selected(me, c)
 				e.caseDone(c)
 				e.mu.Unlock()
 				return i
@@ -288,7 +288,7 @@ func Select(hasDefault bool, cases ...Case) int {
 			w.fire = func(k int, v reflect.Value, ok bool) {
 				i := idx[k]
 				cases[i].setRecv(v, ok)
-				e.hbCase(me, cases[i])
+				e.race.selected(me, cases[i])
 				st.fired = i
 				ws[i].done = true
 			}
@@ -376,7 +376,7 @@ func (e *execution) pollSelect(me *goroutine, cases []Case, ws []*waiter, st *se
 		}
 		ok, p := c.try()
 		if ok {
-			e.hbCase(me, c) // a receive relays what it acquired to me (hbRecv)
+			e.race.selected(me, c) // a receive relays what it acquired to me (detector.recv)
 			e.caseDone(c)
 		}
 		if ok || p != nil {

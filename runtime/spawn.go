@@ -49,7 +49,7 @@ func (e *execution) spawnAs(parent *goroutine, pc uintptr, f func(), watcher boo
 	if e.set.detailed {
 		e.stepSpawned(parent, g, pos, stack)
 	}
-	e.hbFork(parent, g)
+	e.race.fork(parent, g)
 	e.mu.Unlock()
 	go e.run(g, f)
 }

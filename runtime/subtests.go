@@ -67,7 +67,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 			child.goid = goid()
 			child.gp = getg()
 			e.byGoid.put(child.goid, child)
-			e.hbFork(me, child)
+			e.race.fork(me, child)
 			me.runChild = child
 			e.subtests.arrived(me)
 			e.cur.Store(child)
@@ -106,7 +106,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		goexit()
 	}
 	e.mu.Lock()
-	e.hbJoinAll(me)
+	e.race.joinAll(me)
 	e.mu.Unlock()
 	return ok
 }

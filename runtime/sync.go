@@ -184,19 +184,19 @@ func (e *execution) awaitGrant(me *goroutine, w *syncWaiter, what string) bool {
 func (e *execution) acquire(p unsafe.Pointer) {
 	e.noteObj(e.cur.Load(), p)
 	goRaceAcquire(p)
-	e.raceAcquire(p)
+	e.race.acquire(e.cur.Load(), p)
 }
 
 //go:norace
 func (e *execution) release(p unsafe.Pointer) {
 	e.noteObj(e.cur.Load(), p)
 	goRaceRelease(p)
-	e.raceRelease(p)
+	e.race.release(e.cur.Load(), p)
 }
 
 //go:norace
 func (e *execution) releaseMerge(p unsafe.Pointer) {
 	e.noteObj(e.cur.Load(), p)
 	goRaceReleaseMerge(p)
-	e.raceReleaseMerge(p)
+	e.race.release(e.cur.Load(), p)
 }

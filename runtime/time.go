@@ -628,7 +628,7 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		if e.set.detailed {
 			e.stepSpawned(nil, g, g.creationSite(), "")
 		}
-		e.hbForkFrom(g, timerKey(t))
+		e.race.forkFrom(g, timerKey(t))
 		// Not a go statement here: it would order f after whichever
 		// goroutine moved the clock, for Go's race detector.
 		tsanStartAfter(g, timerKey(t))

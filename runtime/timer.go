@@ -210,7 +210,7 @@ func AfterFunc(d time.Duration, f func()) *time.Timer {
 	}
 	e.clock.timers.put(t, vt)
 	goRaceReleaseMerge(timerKey(vt))
-	e.hbRelease(me, timerKey(vt))
+	e.race.release(me, timerKey(vt))
 	e.clock.arm(e, vt, d, me)
 	e.clock.armed(e)
 	return t
@@ -277,7 +277,7 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 	defer e.mu.Unlock()
 	active := e.clock.stop(e, vt)
 	goRaceReleaseMerge(timerKey(vt))
-	e.hbRelease(me, timerKey(vt))
+	e.race.release(me, timerKey(vt))
 	e.clock.arm(e, vt, d, me)
 	return active
 }
