@@ -16,12 +16,13 @@ import (
 // race; two atomic accesses never conflict, an atomic and a plain one do
 // (ThreadSanitizer's rule).
 //
-// The state lives on the execution and is dropped with it. Every access
-// carries its Site (the rewriter's: the expression and its position), so
-// a report names both accesses in the user's terms in every execution;
-// the stack of an earlier access costs runtime.Callers at every access
-// and is recorded only in detailed executions (the re-run of a buggy
-// schedule that writes its trace, and replays).
+// The state lives in the execution's detector (execution.race) and is
+// dropped with it. Every access carries its Site (the rewriter's: the
+// expression and its position), so a report names both accesses in the
+// user's terms in every execution; the stack of an earlier access costs
+// runtime.Callers at every access and is recorded only in detailed
+// executions (the re-run of a buggy schedule that writes its trace, and
+// replays).
 
 // raceMode says what the detector does.
 type raceMode uint8

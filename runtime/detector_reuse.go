@@ -76,7 +76,8 @@ func (d *detector) recycle() {
 		s.syncs.clear()
 		s.chans.clear()
 	}
-	// Whatever still refers to the execution finds empty state, never the spare's.
+	// Whatever still refers to the execution finds empty state, never
+	// the spare's.
 	*h = hbState{race: h.race, races: h.races}
 	if keep {
 		spareMu.Lock()
