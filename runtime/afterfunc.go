@@ -51,11 +51,11 @@ func ContextAfterFunc(ctx context.Context, f func()) (stop func() bool) {
 	runtime.Callers(2, pcs[:])
 	a := &afterFunc{ctx: ctx, f: f, pc: pcs[0]}
 	e.mu.Lock()
-	e.afterFuncs = append(e.afterFuncs, a)
+	e.models.afterFuncs = append(e.models.afterFuncs, a)
 	e.mu.Unlock()
 	var goStop func() bool
 	// ctx may be done already: context then starts f at once.
-	e.runCancel(me, func() { goStop = context.AfterFunc(ctx, func() { a.fromContext(e) }) })
+	runCancel(e, me, func() { goStop = context.AfterFunc(ctx, func() { a.fromContext(&e.models.cancels) }) })
 	return func() bool {
 		stopped := goStop()
 		if a.state.CompareAndSwap(afArmed, afStopped) {
@@ -67,12 +67,12 @@ func ContextAfterFunc(ctx context.Context, f func()) (stop func() bool) {
 
 // fromContext runs in the goroutine package context started for a. A
 // goroutine of the execution that is cancelling starts a itself, when
-// its cancel returns: this one waits for that, and runs f only if no
-// such cancel started it.
+// its cancel returns: this one waits for that (cancels counts them), and
+// runs f only if no such cancel started it.
 //
 //go:norace
-func (a *afterFunc) fromContext(e *execution) {
-	for e.cancels.Load() > 0 {
+func (a *afterFunc) fromContext(cancels *rtCounter) {
+	for cancels.Load() > 0 {
 		runtime.Gosched()
 	}
 	if a.state.CompareAndSwap(afArmed, afStarted) {
@@ -82,17 +82,26 @@ func (a *afterFunc) fromContext(e *execution) {
 
 // runCancel runs cancel, a cancellation by me, a goroutine of the
 // execution, then starts the AfterFunc functions whose contexts are now
-// done.
+// done. Like the hooks, it orchestrates: the models' AfterFunc functions,
+// the core's goroutines.
 //
 //go:norace
-func (e *execution) runCancel(me *goroutine, cancel func()) {
-	e.cancels.Add(1)
-	defer e.cancels.Add(-1)
+func runCancel(e *execution, me *goroutine, cancel func()) {
+	e.models.cancels.Add(1)
+	defer e.models.cancels.Add(-1)
 	cancel()
 	e.mu.Lock()
-	e.wakeCancelled()
-	pending := e.afterFuncs
-	e.afterFuncs = nil
+	// Ready the goroutines blocked on what the cancel closed (the Done
+	// channels of the contexts it cancelled, channels of package
+	// context): me closed them, at this step, in every run, so unlike
+	// what pollEager finds at the next decision they are not noted as fed
+	// by uncontrolled code, and a report does not call the plainest
+	// `case <-ctx.Done()` a source gosct does not control.
+	if e.eagerPollers != 0 {
+		e.wakeEager(false)
+	}
+	pending := e.models.afterFuncs
+	e.models.afterFuncs = nil
 	e.mu.Unlock()
 	var armed []*afterFunc
 	for _, a := range pending {
@@ -106,23 +115,8 @@ func (e *execution) runCancel(me *goroutine, cancel func()) {
 		}
 	}
 	e.mu.Lock()
-	e.afterFuncs = append(armed, e.afterFuncs...)
+	e.models.afterFuncs = append(armed, e.models.afterFuncs...)
 	e.mu.Unlock()
-}
-
-// wakeCancelled readies the goroutines blocked on what a cancel by a
-// goroutine of the execution closed (the Done channels of the contexts it
-// cancelled, channels of package context): that goroutine closed them, at
-// this step, in every run, so unlike what pollEager finds at the next
-// decision they are not noted as fed by uncontrolled code, and a report
-// does not call the plainest `case <-ctx.Done()` a source gosct does not
-// control. Lock held.
-//
-//go:norace
-func (e *execution) wakeCancelled() {
-	if e.eagerPollers != 0 {
-		e.wakeEager(false)
-	}
 }
 
 // cancelBy runs cancel as runCancel does when the caller is a goroutine of
@@ -131,7 +125,7 @@ func (e *execution) wakeCancelled() {
 //go:norace
 func cancelBy(cancel func()) {
 	if e, me := enter(); e != nil && me != nil {
-		e.runCancel(me, cancel)
+		runCancel(e, me, cancel)
 		return
 	}
 	cancel()

@@ -108,12 +108,12 @@ func (q *waitq) remove(w *waiter) {
 // complete finishes w's operation on behalf of its goroutine. Lock held.
 //
 //go:norace
-func (e *execution) complete(w *waiter) {
+func (w *waiter) complete(s scheduler) {
 	w.done = true
 	if w.sel != nil {
 		w.sel.fired = w.idx
 	}
-	e.ready(w.g)
+	s.ready(w.g)
 }
 
 // chanKey is the identity of a channel: its runtime pointer.
@@ -127,32 +127,13 @@ func sendKey[E any](c chan<- E) unsafe.Pointer { return *(*unsafe.Pointer)(unsaf
 // chanOf returns the model of the channel k. Lock held.
 //
 //go:norace
-func (e *execution) chanOf(k unsafe.Pointer) *chanState {
-	cs := e.chans.get(k)
+func (m *models) chanOf(k unsafe.Pointer) *chanState {
+	cs := m.chans.get(k)
 	if cs == nil {
 		cs = &chanState{}
-		e.chans.put(k, cs)
+		m.chans.put(k, cs)
 	}
 	return cs
-}
-
-// blockPoll blocks me with a poll function; eager when uncontrolled code
-// may change the object. Lock held; see block.
-//
-//go:norace
-func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eager bool, watch func() *watch) bool {
-	me.poll = poll
-	if eager && !raceEnabled {
-		// Under -race the watchdog's real operation would be a
-		// goroutine of its own touching the waiter's value: the idle
-		// wait polls instead (idle.go).
-		me.watch = watch
-	}
-	if eager && !me.eager {
-		me.eager = true
-		e.eagerPollers++
-	}
-	return e.block(me, what)
 }
 
 // Chan marks a channel made by instrumented code: make(chan T, n) is
@@ -167,7 +148,7 @@ func Chan[C ~chan E, E any](c C) C {
 	}
 	e.mu.Lock()
 	if !e.over {
-		e.chanOf(chanKey((chan E)(c))).owned = true
+		e.models.chanOf(chanKey((chan E)(c))).owned = true
 	}
 	e.mu.Unlock()
 	return c
@@ -220,7 +201,7 @@ func Send[E any](c chan<- E, v E) {
 	}
 	e.access(sendKey(c), 1, accRead|accCov, chanSendSite)
 	e.mu.Lock()
-	cs := e.chanOf(sendKey(c))
+	cs := e.models.chanOf(sendKey(c))
 	for {
 		if cs.closed {
 			e.mu.Unlock()
@@ -230,7 +211,7 @@ func Send[E any](c chan<- E, v E) {
 			*(*E)(w.elem) = v
 			w.ok = true
 			e.race.transfer(me, w.g, sendKey(c), cap(c))
-			e.complete(w)
+			w.complete(e)
 			e.mu.Unlock()
 			return
 		}
@@ -326,7 +307,7 @@ func recv[E any](c <-chan E) (E, bool) {
 		return v, ok
 	}
 	e.mu.Lock()
-	cs := e.chanOf(chanKey(c))
+	cs := e.models.chanOf(chanKey(c))
 	for {
 		if v, ok, got := recvFromSender(e, cs, c); got {
 			e.mu.Unlock()
@@ -415,7 +396,7 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 		v, ok = sv, true
 		e.race.transfer(w.g, me, chanKey(c), cap(c))
 	}
-	e.complete(w)
+	w.complete(e)
 	return v, ok, true
 }
 
@@ -444,7 +425,7 @@ func Close[E any](c chan<- E) {
 	}
 	e.access(sendKey(c), 1, accWrite|accCov, chanCloseSite)
 	e.mu.Lock()
-	cs := e.chanOf(sendKey(c))
+	cs := e.models.chanOf(sendKey(c))
 	if cs.closed {
 		e.mu.Unlock()
 		close(c) // Go's own panic: close of closed channel
@@ -460,11 +441,11 @@ func Close[E any](c chan<- E) {
 		*(*E)(w.elem) = zero
 		w.ok = false
 		e.race.recv(w.g, sendKey(c), cap(c), false)
-		e.complete(w)
+		w.complete(e)
 	}
 	for w := cs.sendq.pop(); w != nil; w = cs.sendq.pop() {
 		w.closed = true
-		e.complete(w)
+		w.complete(e)
 	}
 	e.mu.Unlock()
 }
@@ -481,7 +462,7 @@ func tryClose[E any](c chan<- E) (p any) {
 //
 //go:norace
 func Len[E any](c <-chan E) int {
-	if e, me := enter(); e != nil && e.yieldOn(me, opLen, chanKey(c)) && e.syncTimerChan(chanKey(c)) {
+	if e, me := enter(); e != nil && e.yieldOn(me, opLen, chanKey(c)) && e.models.syncTimerChan(&e.mu, chanKey(c)) {
 		return 0
 	}
 	return len(c)
@@ -492,7 +473,7 @@ func Len[E any](c <-chan E) int {
 //
 //go:norace
 func Cap[E any](c <-chan E) int {
-	if e, _ := enter(); e != nil && e.syncTimerChan(chanKey(c)) {
+	if e, _ := enter(); e != nil && e.models.syncTimerChan(&e.mu, chanKey(c)) {
 		return 0
 	}
 	return cap(c)
@@ -501,16 +482,17 @@ func Cap[E any](c <-chan E) int {
 // syncTimerChan reports whether k is a timer's channel under Go 1.23's
 // rules, which look unbuffered (len and cap 0): the virtual one holds the
 // value its timer sent, for the next receive only, in a buffer of one.
+// It takes mu, the runtime's lock.
 //
 //go:norace
-func (e *execution) syncTimerChan(k unsafe.Pointer) bool {
+func (m *models) syncTimerChan(mu *rtMutex, k unsafe.Pointer) bool {
 	if asyncTimerChans {
 		return false
 	}
-	e.mu.Lock()
-	cs := e.chans.get(k)
+	mu.Lock()
+	cs := m.chans.get(k)
 	timer := cs != nil && cs.timer
-	e.mu.Unlock()
+	mu.Unlock()
 	return timer
 }
 

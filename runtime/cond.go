@@ -22,11 +22,11 @@ type condState struct {
 }
 
 //go:norace
-func (s *syncState) cond(c *sync.Cond) *condState {
-	st := s.conds.get(c)
+func (m *models) cond(c *sync.Cond) *condState {
+	st := m.conds.get(c)
 	if st == nil {
 		st = &condState{}
-		s.conds.put(c, st)
+		m.conds.put(c, st)
 	}
 	return st
 }
@@ -35,41 +35,42 @@ func (s *syncState) cond(c *sync.Cond) *condState {
 // fatal error. Lock held.
 //
 //go:norace
-func (e *execution) unlockModel(me *goroutine, k lockerKind, p unsafe.Pointer) string {
+func (m *models) unlockModel(s scheduler, me *goroutine, k lockerKind, p unsafe.Pointer) string {
 	switch k {
 	case lkMutex:
-		st := e.sync.mutex((*sync.Mutex)(p))
+		st := m.mutex((*sync.Mutex)(p))
 		if !st.locked {
 			return "sync: unlock of unlocked mutex"
 		}
-		e.release(p)
-		e.releaseMutex(st)
+		s.edge(releaseEdge, p)
+		st.release(s)
 	case lkRW:
-		e.release(p)
-		return e.rwUnlock(e.sync.rw((*sync.RWMutex)(p)))
+		s.edge(releaseEdge, p)
+		return m.rw((*sync.RWMutex)(p)).unlock(s)
 	case lkRead:
-		e.releaseMerge(p)
-		return e.rwRUnlock(me, e.sync.rw((*sync.RWMutex)(p)))
+		s.edge(releaseMergeEdge, p)
+		return m.rw((*sync.RWMutex)(p)).runlock(s, me)
 	}
 	return ""
 }
 
-// lockModel acquires the model Locker k at p for me. Lock held on entry; on
-// true, held on return; false: released, the execution is over.
+// lockModel acquires the model Locker k at p for me. mu (the runtime's
+// lock) held on entry; on true, held on return; false: released, the
+// execution is over.
 //
 //go:norace
-func (e *execution) lockModel(me *goroutine, k lockerKind, p unsafe.Pointer) bool {
+func (m *models) lockModel(s scheduler, mu *rtMutex, me *goroutine, k lockerKind, p unsafe.Pointer) bool {
 	ok := true
 	switch k {
 	case lkMutex:
-		ok = e.acquireMutex(me, e.sync.mutex((*sync.Mutex)(p)), "mutex")
+		ok = m.mutex((*sync.Mutex)(p)).acquire(s, mu, me, "mutex")
 	case lkRW:
-		ok = e.rwLock(me, e.sync.rw((*sync.RWMutex)(p)))
+		ok = m.rw((*sync.RWMutex)(p)).lock(s, mu, me)
 	case lkRead:
-		ok = e.rwRLock(me, e.sync.rw((*sync.RWMutex)(p)))
+		ok = m.rw((*sync.RWMutex)(p)).rlock(s, mu, me)
 	}
 	if ok {
-		e.acquire(p)
+		s.edge(acquireEdge, p)
 	}
 	return ok
 }
@@ -84,11 +85,11 @@ func CondWait(c *sync.Cond) {
 		return
 	}
 	e.mu.Lock()
-	cs := e.sync.cond(c)
+	cs := e.models.cond(c)
 	w := &syncWaiter{g: me}
 	cs.waiters = append(cs.waiters, w)
 	k, p := classify(c.L)
-	if msg := e.unlockModel(me, k, p); msg != "" {
+	if msg := e.models.unlockModel(e, me, k, p); msg != "" {
 		cs.remove(w)
 		e.fatal(me, msg)
 		return
@@ -98,7 +99,7 @@ func CondWait(c *sync.Cond) {
 		c.L.Unlock()
 		e.mu.Lock()
 	}
-	if !e.awaitGrant(me, w, "Signal or Broadcast") {
+	if !w.await(e, &e.mu, me, "Signal or Broadcast") {
 		// The execution is over: return as a woken Wait would, with L
 		// locked (for real).
 		e.mu.Lock()
@@ -112,7 +113,7 @@ func CondWait(c *sync.Cond) {
 		c.L.Lock()
 		return
 	}
-	if !e.lockModel(me, k, p) {
+	if !e.models.lockModel(e, &e.mu, me, k, p) {
 		c.L.Lock()
 		return
 	}
@@ -133,18 +134,18 @@ func (cs *condState) remove(w *syncWaiter) {
 // goroutine goes straight to waiting for it. Lock held.
 //
 //go:norace
-func (e *execution) wake(c *sync.Cond, w *syncWaiter) {
-	if m, ok := c.L.(*sync.Mutex); ok {
-		if st := e.sync.mutex(m); st.locked {
+func (m *models) wake(s scheduler, c *sync.Cond, w *syncWaiter) {
+	if l, ok := c.L.(*sync.Mutex); ok {
+		if st := m.mutex(l); st.locked {
 			w.done = true
 			st.waiters.add(w.g)
 			w.g.waitObj = "mutex held by " + gname(st.holder)
 			w.g.op = opLock
-			w.g.ev = evRecord{obj: unsafe.Pointer(m)} // its next step takes L
+			w.g.ev = evRecord{obj: unsafe.Pointer(l)} // its next step takes L
 			return
 		}
 	}
-	e.grant(w)
+	w.grant(s)
 }
 
 // Signal is the rewriting of c.Signal(). Without a waiter in the model it
@@ -158,7 +159,7 @@ func Signal(c *sync.Cond) {
 		return
 	}
 	e.mu.Lock()
-	cs := e.sync.cond(c)
+	cs := e.models.cond(c)
 	if len(cs.waiters) == 0 {
 		e.mu.Unlock()
 		c.Signal()
@@ -166,7 +167,7 @@ func Signal(c *sync.Cond) {
 	}
 	w := cs.waiters[0]
 	cs.waiters = deleteAt(cs.waiters, 0)
-	e.wake(c, w)
+	e.models.wake(e, c, w)
 	e.mu.Unlock()
 }
 
@@ -181,9 +182,9 @@ func Broadcast(c *sync.Cond) {
 		return
 	}
 	e.mu.Lock()
-	cs := e.sync.cond(c)
+	cs := e.models.cond(c)
 	for _, w := range cs.waiters {
-		e.wake(c, w)
+		e.models.wake(e, c, w)
 	}
 	cs.waiters = cs.waiters[:0]
 	e.mu.Unlock()

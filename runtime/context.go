@@ -115,7 +115,9 @@ func withDeadline(parent context.Context, d time.Time, cause error, pc uintptr) 
 			e.clock.ctxs = append(e.clock.ctxs, dc)
 		}
 	}
-	e.registerContext(ctx, parent, pk, h, dc)
+	if !e.over {
+		e.models.registerContext(ctx, parent, pk, h, dc)
+	}
 	e.mu.Unlock()
 	return ctx, h.cancel
 }
@@ -151,15 +153,12 @@ type ctxInfo struct {
 
 // registerContext records ctx, made by instrumented code, by its Done
 // channel; parentKey is contextKey(parent), taken before the lock (a
-// parent may be the user's type). Lock held.
+// parent may be the user's type). Lock held, the execution not over.
 //
 //go:norace
-func (e *execution) registerContext(ctx, parent context.Context, parentKey unsafe.Pointer, h *cancelHandle, dc *deadlineCtx) {
-	if e.over {
-		return
-	}
+func (m *models) registerContext(ctx, parent context.Context, parentKey unsafe.Pointer, h *cancelHandle, dc *deadlineCtx) {
 	d := ctx.Done()
-	e.contexts.put(chanKey(d), &ctxInfo{ctx: ctx, parent: parent, parentKey: parentKey, handle: weak.Make(h), dc: dc})
+	m.contexts.put(chanKey(d), &ctxInfo{ctx: ctx, parent: parent, parentKey: parentKey, handle: weak.Make(h), dc: dc})
 }
 
 // registerContextActive is registerContext for hooks that need no token
@@ -174,8 +173,10 @@ func registerContextActive(ctx, parent context.Context, h *cancelHandle) {
 	pk := contextKey(parent)
 	born := ctx.Err() != nil
 	e.mu.Lock()
-	e.registerContext(ctx, parent, pk, h, nil)
-	if info := e.contexts.get(contextKey(ctx)); info != nil {
+	if !e.over {
+		e.models.registerContext(ctx, parent, pk, h, nil)
+	}
+	if info := e.models.contexts.get(contextKey(ctx)); info != nil {
 		info.born = born
 	}
 	e.mu.Unlock()

@@ -143,9 +143,9 @@ func (e *execution) onlyQueues(g *goroutine) bool {
 	var st *mutexState
 	switch g.op {
 	case opLock:
-		st = e.sync.mutexes.get((*sync.Mutex)(g.ev.obj))
+		st = e.models.mutexes.get((*sync.Mutex)(g.ev.obj))
 	case opRWLock:
-		if rw := e.sync.rws.get((*sync.RWMutex)(g.ev.obj)); rw != nil {
+		if rw := e.models.rws.get((*sync.RWMutex)(g.ev.obj)); rw != nil {
 			st = &rw.w
 		}
 	}

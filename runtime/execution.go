@@ -84,7 +84,7 @@ func (e *execution) finishMain(r any, returned bool) {
 		tsanResume(m)
 		e.mu.Lock()
 		if e.bug == nil && returned {
-			if leaked := e.oracle.leaked(e.gs, e.clock.heap, &e.chans, &e.sync, &e.contexts); len(leaked) > 0 {
+			if leaked := e.oracle.leaked(e.gs, e.clock.heap, &e.models.chans, &e.models, &e.models.contexts); len(leaked) > 0 {
 				e.bug = e.oracle.leak(leaked)
 			}
 		}
@@ -524,4 +524,77 @@ func (e *execution) noteDrawn(c control) {
 func (e *execution) noteUncontrolled(kind, what, pos string) {
 	e.uncontrolled = true
 	e.in.observeAt(len(e.trail), kind, what, pos, 0, false)
+}
+
+// The methods below were the object models' (models.go) and stay with the
+// core because they are scheduling, or orchestrate parts the models must
+// not reach themselves.
+
+// unready blocks again a waiter that was made runnable but has not run:
+// the object it waits for was taken by another goroutine first. Lock held.
+//
+//go:norace
+func (e *execution) unready(g *goroutine, what string) {
+	if g.state == gRunnable && e.cur.Load() != g {
+		e.setState(g, gBlocked)
+	}
+	g.waitObj = what
+}
+
+// fatal reports a Go fatal error, such as "sync: unlock of unlocked mutex".
+// Go cannot recover from one and kills the process; gosct records it as a
+// bug of kind panic, ends the execution and the calling goroutine, and
+// goes on with the next schedule. An adopted goroutine returns (it must
+// then skip its operation). Lock held; released. It orchestrates the
+// oracles (the bug) and the scheduler (the end of the execution).
+//
+//go:norace
+func (e *execution) fatal(me *goroutine, msg string) {
+	stack := debug.Stack()
+	e.abortLocked(me, fatalBug(me, me == e.main, "fatal error: "+msg, stack))
+	e.mu.Unlock()
+	e.die(me)
+}
+
+// blockPoll blocks me with a poll function; eager when uncontrolled code
+// may change the object. Lock held; see block. It is the scheduler's: the
+// poll and the watch are how the core and the wait for uncontrolled code
+// (idle.go) retry a channel operation of the models.
+//
+//go:norace
+func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eager bool, watch func() *watch) bool {
+	me.poll = poll
+	if eager && !raceEnabled {
+		// Under -race the watchdog's real operation would be a
+		// goroutine of its own touching the waiter's value: the idle
+		// wait polls instead (idle.go).
+		me.watch = watch
+	}
+	if eager && !me.eager {
+		me.eager = true
+		e.eagerPollers++
+	}
+	return e.block(me, what)
+}
+
+// edge records a happens-before edge of a sync operation on the object at
+// p (acquire, release or releaseMerge), for Go's race detector (-race),
+// for gosct's own (detector.go) and for the trail's step (noteObj). Called
+// by the goroutine that synchronizes. It orchestrates: the models ask for
+// it through their scheduler, the hooks directly.
+//
+//go:norace
+func (e *execution) edge(k edgeKind, p unsafe.Pointer) {
+	e.noteObj(e.cur.Load(), p)
+	switch k {
+	case acquireEdge:
+		goRaceAcquire(p)
+		e.race.acquire(e.cur.Load(), p)
+	case releaseEdge:
+		goRaceRelease(p)
+		e.race.release(e.cur.Load(), p)
+	case releaseMergeEdge:
+		goRaceReleaseMerge(p)
+		e.race.release(e.cur.Load(), p)
+	}
 }

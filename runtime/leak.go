@@ -58,7 +58,7 @@ type gwait struct {
 // held.
 //
 //go:norace
-func (o *oracle) leaked(all []*goroutine, timers timerHeap, chans *rmap[unsafe.Pointer, *chanState], locks *syncState, contexts *rmap[unsafe.Pointer, *ctxInfo]) []*goroutine {
+func (o *oracle) leaked(all []*goroutine, timers timerHeap, chans *rmap[unsafe.Pointer, *chanState], locks *models, contexts *rmap[unsafe.Pointer, *ctxInfo]) []*goroutine {
 	var cand []*goroutine
 	for _, g := range all {
 		if g.state == gBlocked && !g.adopted && !g.watcher {
@@ -180,7 +180,7 @@ func timerChans(timers timerHeap) map[unsafe.Pointer]*vtimer {
 // channels. Lock held.
 //
 //go:norace
-func waits(tc map[unsafe.Pointer]*vtimer, timers timerHeap, chans *rmap[unsafe.Pointer, *chanState], locks *syncState) map[*goroutine]*gwait {
+func waits(tc map[unsafe.Pointer]*vtimer, timers timerHeap, chans *rmap[unsafe.Pointer, *chanState], locks *models) map[*goroutine]*gwait {
 	w := make(map[*goroutine]*gwait)
 	get := func(g *goroutine) *gwait {
 		if w[g] == nil {

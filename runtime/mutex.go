@@ -18,44 +18,44 @@ type mutexState struct {
 	waiters gset
 }
 
-// acquireMutex takes st for me, waiting while it is held; kind names the
-// object in wait descriptions. Lock held on entry; on true, held on
-// return; false: released, the execution is over.
+// acquire takes st for me, waiting while it is held; kind names the
+// object in wait descriptions. mu (the runtime's lock) held on entry; on
+// true, held on return; false: released, the execution is over.
 //
 //go:norace
-func (e *execution) acquireMutex(me *goroutine, st *mutexState, kind string) bool {
+func (st *mutexState) acquire(s scheduler, mu *rtMutex, me *goroutine, kind string) bool {
 	for st.locked {
 		st.waiters.add(me)
-		if !e.blockOnLock(me, lockWait{m: st}, kind+" held by "+gname(st.holder)) {
-			e.mu.Lock()
+		if !s.blockOnLock(me, lockWait{m: st}, kind+" held by "+gname(st.holder)) {
+			mu.Lock()
 			st.waiters.remove(me)
-			e.mu.Unlock()
+			mu.Unlock()
 			return false
 		}
-		e.mu.Lock()
+		mu.Lock()
 	}
-	e.takeMutex(me, st, kind)
+	st.take(s, me, kind)
 	return true
 }
 
-// takeMutex locks a free st for me; the waiters made runnable by its last
+// take locks a free st for me; the waiters made runnable by its last
 // unlock wait again. Lock held.
 //
 //go:norace
-func (e *execution) takeMutex(me *goroutine, st *mutexState, kind string) {
+func (st *mutexState) take(s scheduler, me *goroutine, kind string) {
 	st.waiters.remove(me)
 	st.locked, st.holder = true, me
 	if len(st.waiters) > 0 {
-		e.unreadyAll(st.waiters, kind+" held by "+gname(me))
+		s.unreadyAll(st.waiters, kind+" held by "+gname(me))
 	}
 }
 
-// releaseMutex unlocks st: every waiter may now take it. Lock held.
+// release unlocks st: every waiter may now take it. Lock held.
 //
 //go:norace
-func (e *execution) releaseMutex(st *mutexState) {
+func (st *mutexState) release(s scheduler) {
 	st.locked, st.holder = false, nil
-	e.readyAll(st.waiters)
+	s.readyAll(st.waiters)
 }
 
 // Lock locks m: the rewriting of m.Lock() for a sync.Mutex. It is not
@@ -70,11 +70,11 @@ func Lock(m *sync.Mutex) {
 	}
 	me.opObj = ptrOf(m)
 	e.mu.Lock()
-	if !e.acquireMutex(me, e.sync.mutex(m), "mutex") {
+	if !e.models.mutex(m).acquire(e, &e.mu, me, "mutex") {
 		m.Lock()
 		return
 	}
-	e.acquire(ptrOf(m))
+	e.edge(acquireEdge, ptrOf(m))
 	e.mu.Unlock()
 }
 
@@ -88,12 +88,12 @@ func TryLock(m *sync.Mutex) bool {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := e.sync.mutex(m)
+	st := e.models.mutex(m)
 	if st.locked {
 		return false
 	}
-	e.takeMutex(me, st, "mutex")
-	e.acquire(ptrOf(m))
+	st.take(e, me, "mutex")
+	e.edge(acquireEdge, ptrOf(m))
 	return true
 }
 
@@ -108,7 +108,7 @@ func Unlock(m *sync.Mutex) {
 		return
 	}
 	e.mu.Lock()
-	st := e.sync.mutex(m)
+	st := e.models.mutex(m)
 	if !st.locked && me.adopted {
 		// A goroutine that joined the execution after locking m outside
 		// it (it was started by uncontrolled code, or by an earlier test
@@ -122,8 +122,8 @@ func Unlock(m *sync.Mutex) {
 		e.fatal(me, "sync: unlock of unlocked mutex")
 		return
 	}
-	e.release(ptrOf(m))
-	e.releaseMutex(st)
+	e.edge(releaseEdge, ptrOf(m))
+	st.release(e)
 	e.mu.Unlock()
 }
 

@@ -33,12 +33,12 @@ const (
 	rwHeld
 )
 
-// rwLock write-locks st for me. Lock held on entry; on true, held on
-// return; false: released, the execution is over.
+// lock write-locks st for me. mu (the runtime's lock) held on entry; on
+// true, held on return; false: released, the execution is over.
 //
 //go:norace
-func (e *execution) rwLock(me *goroutine, st *rwState) bool {
-	if !e.acquireMutex(me, &st.w, "rwmutex write lock") {
+func (st *rwState) lock(s scheduler, mu *rtMutex, me *goroutine) bool {
+	if !st.w.acquire(s, mu, me, "rwmutex write lock") {
 		return false
 	}
 	st.wg = me
@@ -48,35 +48,35 @@ func (e *execution) rwLock(me *goroutine, st *rwState) bool {
 	}
 	st.writer = rwPending
 	for st.writer != rwHeld {
-		if !e.blockOnLock(me, lockWait{rw: st, writer: true}, "readers to leave: "+gnames(st.readers)) {
+		if !s.blockOnLock(me, lockWait{rw: st, writer: true}, "readers to leave: "+gnames(st.readers)) {
 			return false
 		}
-		e.mu.Lock()
+		mu.Lock()
 	}
 	return true
 }
 
-// rwUnlock releases the write lock, or returns Go's fatal error. Lock held.
+// unlock releases the write lock, or returns Go's fatal error. Lock held.
 //
 //go:norace
-func (e *execution) rwUnlock(st *rwState) string {
+func (st *rwState) unlock(s scheduler) string {
 	if st.writer != rwHeld {
 		return "sync: Unlock of unlocked RWMutex"
 	}
 	st.writer, st.wg = rwFree, nil
 	for _, w := range st.blocked {
 		st.readers = append(st.readers, w.g)
-		e.grant(w)
+		w.grant(s)
 	}
 	st.blocked = st.blocked[:0]
-	e.releaseMutex(&st.w)
+	st.w.release(s)
 	return ""
 }
 
-// rwRLock read-locks st for me; see rwLock.
+// rlock read-locks st for me; see lock.
 //
 //go:norace
-func (e *execution) rwRLock(me *goroutine, st *rwState) bool {
+func (st *rwState) rlock(s scheduler, mu *rtMutex, me *goroutine) bool {
 	if st.writer == rwFree {
 		st.readers = append(st.readers, me)
 		return true
@@ -85,19 +85,19 @@ func (e *execution) rwRLock(me *goroutine, st *rwState) bool {
 	st.blocked = append(st.blocked, w)
 	what := "rwmutex write-locked or a writer waiting: " + gname(st.wg)
 	for !w.done {
-		if !e.blockOnLock(me, lockWait{rw: st}, what) {
+		if !s.blockOnLock(me, lockWait{rw: st}, what) {
 			return false
 		}
-		e.mu.Lock()
+		mu.Lock()
 	}
 	return true
 }
 
-// rwRUnlock releases a read lock (preferably one me holds: a read lock is
+// runlock releases a read lock (preferably one me holds: a read lock is
 // not tied to a goroutine in Go), or returns Go's fatal error. Lock held.
 //
 //go:norace
-func (e *execution) rwRUnlock(me *goroutine, st *rwState) string {
+func (st *rwState) runlock(s scheduler, me *goroutine) string {
 	n := len(st.readers)
 	if n == 0 {
 		return "sync: RUnlock of unlocked RWMutex"
@@ -112,7 +112,7 @@ func (e *execution) rwRUnlock(me *goroutine, st *rwState) string {
 	st.readers = deleteAt(st.readers, i)
 	if len(st.readers) == 0 && st.writer == rwPending {
 		st.writer = rwHeld
-		e.ready(st.wg)
+		s.ready(st.wg)
 	}
 	return ""
 }
@@ -128,12 +128,12 @@ func RWLock(rw *sync.RWMutex) {
 	}
 	me.opObj = ptrOf(rw)
 	e.mu.Lock()
-	if !e.rwLock(me, e.sync.rw(rw)) {
+	if !e.models.rw(rw).lock(e, &e.mu, me) {
 		rw.Lock()
 		return
 	}
-	e.acquire(ptrOf(rw))
-	e.acquire(rwReaders(rw))
+	e.edge(acquireEdge, ptrOf(rw))
+	e.edge(acquireEdge, rwReaders(rw))
 	e.mu.Unlock()
 }
 
@@ -147,14 +147,14 @@ func RWTryLock(rw *sync.RWMutex) bool {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := e.sync.rw(rw)
+	st := e.models.rw(rw)
 	if st.w.locked || len(st.readers) > 0 {
 		return false
 	}
-	e.takeMutex(me, &st.w, "rwmutex write lock")
+	st.w.take(e, me, "rwmutex write lock")
 	st.writer, st.wg = rwHeld, me
-	e.acquire(ptrOf(rw))
-	e.acquire(rwReaders(rw))
+	e.edge(acquireEdge, ptrOf(rw))
+	e.edge(acquireEdge, rwReaders(rw))
 	return true
 }
 
@@ -171,14 +171,14 @@ func RWUnlock(rw *sync.RWMutex) {
 		return
 	}
 	e.mu.Lock()
-	e.release(ptrOf(rw))
-	if st := e.sync.rw(rw); st.writer != rwHeld && me.adopted {
+	e.edge(releaseEdge, ptrOf(rw))
+	if st := e.models.rw(rw); st.writer != rwHeld && me.adopted {
 		// Locked outside the execution, unlocked inside: see Unlock.
 		e.mu.Unlock()
 		rwUnlockLeftover(rw)
 		return
 	}
-	if msg := e.rwUnlock(e.sync.rw(rw)); msg != "" {
+	if msg := e.models.rw(rw).unlock(e); msg != "" {
 		e.fatal(me, msg)
 		return
 	}
@@ -196,11 +196,11 @@ func RLock(rw *sync.RWMutex) {
 	}
 	me.opObj = ptrOf(rw)
 	e.mu.Lock()
-	if !e.rwRLock(me, e.sync.rw(rw)) {
+	if !e.models.rw(rw).rlock(e, &e.mu, me) {
 		rw.RLock()
 		return
 	}
-	e.acquire(ptrOf(rw))
+	e.edge(acquireEdge, ptrOf(rw))
 	e.mu.Unlock()
 }
 
@@ -214,12 +214,12 @@ func TryRLock(rw *sync.RWMutex) bool {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := e.sync.rw(rw)
+	st := e.models.rw(rw)
 	if st.writer != rwFree {
 		return false
 	}
 	st.readers = append(st.readers, me)
-	e.acquire(ptrOf(rw))
+	e.edge(acquireEdge, ptrOf(rw))
 	return true
 }
 
@@ -235,14 +235,14 @@ func RUnlock(rw *sync.RWMutex) {
 	}
 	e.mu.Lock()
 	e.noteObj(me, ptrOf(rw)) // the step names the RWMutex, as RLock's does
-	e.releaseMerge(rwReaders(rw))
-	if st := e.sync.rw(rw); len(st.readers) == 0 && me.adopted {
+	e.edge(releaseMergeEdge, rwReaders(rw))
+	if st := e.models.rw(rw); len(st.readers) == 0 && me.adopted {
 		// Read-locked outside the execution: see Unlock.
 		e.mu.Unlock()
 		rUnlockLeftover(rw)
 		return
 	}
-	if msg := e.rwRUnlock(me, e.sync.rw(rw)); msg != "" {
+	if msg := e.models.rw(rw).runlock(e, me); msg != "" {
 		e.fatal(me, msg)
 		return
 	}

@@ -78,14 +78,14 @@ var ranOnces onceSet
 // once is o's state in the execution; created says it was created now.
 //
 //go:norace
-func (s *syncState) once(o *sync.Once, fresh *onceSet) (st *onceState, created bool) {
-	st = s.onces.get(o)
+func (m *models) once(o *sync.Once, fresh *onceSet) (st *onceState, created bool) {
+	st = m.onces.get(o)
 	if st == nil {
 		st = &onceState{}
 		if realOnceDone(o) && !fresh.has(o) {
 			st.state = onceDone
 		}
-		s.onces.put(o, st)
+		m.onces.put(o, st)
 		created = true
 	}
 	return st, created
@@ -121,12 +121,12 @@ func Do(o *sync.Once, f func()) {
 		return
 	}
 	e.mu.Lock()
-	st, created := e.sync.once(o, e.in.fresh)
+	st, created := e.models.once(o, e.in.fresh)
 	if created {
 		switch {
 		case st.state == onceDone && ranOnces.has(o):
 			// Done by an earlier execution: this one depends on it.
-			e.carried = append(e.carried, doPos())
+			e.models.carried = append(e.models.carried, doPos())
 		case st.state == onceNew && e.in.takeCarried(doPos()):
 			// The recorded execution found it done: run f first,
 			// outside the schedule, as the recording process had.
@@ -134,7 +134,7 @@ func Do(o *sync.Once, f func()) {
 			runOutside(e, func() { o.Do(f) })
 			e.mu.Lock()
 			st.state = onceDone
-			e.carried = append(e.carried, doPos())
+			e.models.carried = append(e.models.carried, doPos())
 		}
 	}
 	for st.state == onceRunning {
@@ -147,7 +147,7 @@ func Do(o *sync.Once, f func()) {
 	}
 	st.waiters.remove(me)
 	if st.state == onceDone {
-		e.acquire(ptrOf(o))
+		e.edge(acquireEdge, ptrOf(o))
 		e.mu.Unlock()
 		return
 	}
@@ -159,7 +159,7 @@ func Do(o *sync.Once, f func()) {
 		e.mu.Lock()
 		me.holds = me.holds[:len(me.holds)-1]
 		st.state, st.runner = onceDone, nil
-		e.release(ptrOf(o))
+		e.edge(releaseEdge, ptrOf(o))
 		for _, w := range st.waiters {
 			e.ready(w)
 		}

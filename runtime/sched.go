@@ -159,8 +159,7 @@ type execution struct {
 	// in are the execution's inputs: its random source's seed, its
 	// clock's epoch, its goroutine count, the source drawn from and the
 	// source log (inputs.go).
-	in      programInputs
-	carried []string // Onces found done by earlier executions (once.go)
+	in programInputs
 
 	bug *bug
 	// log is what the schedule's subtest writes through t (testoutput.go).
@@ -204,18 +203,9 @@ type execution struct {
 	evAcc  []strategies.Access
 	evEnds []int
 
-	chans rmap[unsafe.Pointer, *chanState]
-	// contexts are the contexts instrumented code made, by Done channel,
-	// for the leak check (context.go, leak.go).
-	contexts rmap[unsafe.Pointer, *ctxInfo]
-	// afterFuncs are the functions context.AfterFunc registered and not
-	// started or stopped as far as the last cancellation knew; cancels
-	// counts the cancellations goroutines of the execution are running
-	// (afterfunc.go).
-	afterFuncs []*afterFunc
-	cancels    rtCounter
-	clock      clock
-	sync       syncState
+	// models are the channels', sync objects' and contexts' (models.go).
+	models models
+	clock  clock
 	// race is the race detector, and the coverage of conflicting pairs
 	// (detector.go).
 	race detector
@@ -244,8 +234,8 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	e.loc.gs = &e.gs
 	e.mu.own = &e.own
 	e.clock.init()
-	e.sync.init()
-	e.race.init(set.races, e, &e.over, &e.contexts)
+	e.models.init()
+	e.race.init(set.races, e, &e.over, &e.models.contexts)
 	if eu, ok := strat.(strategies.EventUser); ok {
 		w := eu.Wants()
 		e.events = w&(strategies.WantEvents|strategies.WantStates) != 0

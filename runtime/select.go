@@ -150,7 +150,7 @@ func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 		*(*E)(w.elem) = s.v
 		w.ok = true
 		e.race.transfer(e.cur.Load(), w.g, sendKey(s.c), cap(s.c))
-		e.complete(w)
+		w.complete(e)
 		return true, nil
 	}
 	ok, p := s.try()
@@ -209,13 +209,13 @@ func Select(hasDefault bool, cases ...Case) int {
 	for {
 		ready = ready[:0]
 		for i, c := range cases {
-			if !c.isNil() && c.ready(e.chanOf(c.key())) {
+			if !c.isNil() && c.ready(e.models.chanOf(c.key())) {
 				ready = append(ready, i)
 			}
 		}
 		if len(ready) > 0 {
 			i := e.chooseCase(me, ready)
-			ok, p := cases[i].commit(e, e.chanOf(cases[i].key()))
+			ok, p := cases[i].commit(e, e.models.chanOf(cases[i].key()))
 			if p != nil {
 				e.mu.Unlock()
 				panic(p)
@@ -255,7 +255,7 @@ func Select(hasDefault bool, cases ...Case) int {
 			if c.isNil() {
 				continue
 			}
-			cs := e.chanOf(c.key())
+			cs := e.models.chanOf(c.key())
 			w := c.waiter(me, st, i)
 			ws[i] = w
 			if c.isSend() {
@@ -268,7 +268,7 @@ func Select(hasDefault bool, cases ...Case) int {
 		var polled any
 		// Closures are compiled with race instrumentation even inside a
 		// //go:norace function: the body is one.
-		poll := func() bool { return e.pollSelect(me, cases, ws, st, &polled) }
+		poll := func() bool { return pollSelect(e, me, cases, ws, st, &polled) }
 		what := "select"
 		if len(ws) == 0 || allNil(cases) {
 			what = "select with no cases"
@@ -280,7 +280,7 @@ func Select(hasDefault bool, cases ...Case) int {
 			w := &watch{}
 			var idx []int
 			for i, c := range cases {
-				if !c.isNil() && !e.chanOf(c.key()).owned {
+				if !c.isNil() && !e.models.chanOf(c.key()).owned {
 					w.cases = append(w.cases, c.reflectCase())
 					idx = append(idx, i)
 				}
@@ -301,7 +301,7 @@ func Select(hasDefault bool, cases ...Case) int {
 		e.mu.Lock()
 		for i, c := range cases {
 			if ws[i] != nil {
-				cs := e.chanOf(c.key())
+				cs := e.models.chanOf(c.key())
 				cs.sendq.remove(ws[i])
 				cs.recvq.remove(ws[i])
 			}
@@ -358,17 +358,18 @@ func selectReal(hasDefault bool, cases []Case) int {
 }
 
 // pollSelect tries the cases of me's blocked select on the real channels,
-// for a goroutine that polls on me's behalf. Lock held.
+// for a goroutine that polls on me's behalf. Lock held. Like the hooks, it
+// records what it does for the race detector and the trail.
 //
 //go:norace
-func (e *execution) pollSelect(me *goroutine, cases []Case, ws []*waiter, st *selectState, polled *any) bool {
+func pollSelect(e *execution, me *goroutine, cases []Case, ws []*waiter, st *selectState, polled *any) bool {
 	for i, c := range cases {
 		if c.isNil() {
 			continue
 		}
 		if c.isSend() {
 			if f, ok := c.(interface{ lenCap() (int, int) }); raceEnabled && ok {
-				if n, cp := f.lenCap(); racePollSkip(e.chanOf(c.key()).owned, n, cp) {
+				if n, cp := f.lenCap(); racePollSkip(e.models.chanOf(c.key()).owned, n, cp) {
 					continue
 				}
 			}

@@ -165,7 +165,7 @@ func (e *execution) popped(cs *chanState) {
 //go:norace
 func (e *execution) caseDone(c Case) {
 	if e.states {
-		c.buffered(e, e.chanOf(c.key()))
+		c.buffered(e, e.models.chanOf(c.key()))
 	}
 }
 
@@ -296,7 +296,7 @@ func (e *execution) objHash(o *stObj) uint64 {
 		}
 		return hashValue(reflect.ValueOf(o.m), 0)
 	case stChan:
-		cs := e.chans.get(o.p)
+		cs := e.models.chans.get(o.p)
 		if cs == nil {
 			return 0
 		}
@@ -310,9 +310,9 @@ func (e *execution) objHash(o *stObj) uint64 {
 		h = mix(h, waitqHash(cs.recvq))
 		return mix(h, waitqHash(cs.sendq))
 	case stMutex:
-		return mutexHash(e.sync.mutex((*sync.Mutex)(o.p)))
+		return mutexHash(e.models.mutex((*sync.Mutex)(o.p)))
 	case stRW:
-		st := e.sync.rw((*sync.RWMutex)(o.p))
+		st := e.models.rw((*sync.RWMutex)(o.p))
 		h := mix(mutexHash(&st.w), uint64(st.writer))
 		h = mix(h, gid(st.wg))
 		h = mix(h, idSetHash(st.readers))
@@ -321,7 +321,7 @@ func (e *execution) objHash(o *stObj) uint64 {
 		}
 		return h
 	case stWG:
-		st := e.sync.wg((*sync.WaitGroup)(o.p))
+		st := e.models.wg((*sync.WaitGroup)(o.p))
 		h := mix(uint64(st.n), uint64(len(st.waiters)))
 		if st.zeroing {
 			h = mix(h, 1)
@@ -331,7 +331,7 @@ func (e *execution) objHash(o *stObj) uint64 {
 		// Not created here: creating a Once's state has effects (the
 		// Onces carried between executions), and a Do not yet run has
 		// the state the real Once says.
-		st := e.sync.onces.get((*sync.Once)(o.p))
+		st := e.models.onces.get((*sync.Once)(o.p))
 		if st == nil {
 			st = &onceState{}
 			if realOnceDone((*sync.Once)(o.p)) && !e.in.fresh.has((*sync.Once)(o.p)) {
@@ -340,7 +340,7 @@ func (e *execution) objHash(o *stObj) uint64 {
 		}
 		return mix(mix(uint64(st.state), gid(st.runner)), idSetHash(st.waiters))
 	case stCond:
-		st := e.sync.cond((*sync.Cond)(o.p))
+		st := e.models.cond((*sync.Cond)(o.p))
 		h := uint64(len(st.waiters))
 		for _, w := range st.waiters {
 			h = mix(h, uint64(w.g.id))

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -10,10 +9,11 @@ import (
 // The model of package sync. Inside an execution the runtime's model is the
 // truth for every sync object an instrumented hook touches: the real
 // sync.Mutex, WaitGroup, Once or Cond is not used, so the scheduler always
-// knows who holds what and who waits for what. The model lives on the
-// execution and starts empty: every mutex is unlocked and every WaitGroup
-// counter is zero at the start of each execution, whatever earlier
-// executions left behind (a Once starts as the real Once is: see once.go).
+// knows who holds what and who waits for what. The model lives in the
+// execution's models (models.go) and starts empty: every mutex is unlocked
+// and every WaitGroup counter is zero at the start of each execution,
+// whatever earlier executions left behind (a Once starts as the real Once
+// is: see once.go).
 //
 // Goroutines waiting on a sync object are runnable exactly when their
 // operation can complete (a free mutex, a drained RWMutex, ...): a choice
@@ -23,16 +23,6 @@ import (
 // Limitation: uncontrolled code (an uninstrumented library) that locks the
 // same mutex uses the real one and does not see the model's state.
 
-// syncState is the execution's model of sync objects, keyed by their
-// address. Maps are made on first use: most executions touch few kinds.
-type syncState struct {
-	mutexes rmap[*sync.Mutex, *mutexState]
-	rws     rmap[*sync.RWMutex, *rwState]
-	wgs     rmap[*sync.WaitGroup, *wgState]
-	onces   rmap[*sync.Once, *onceState]
-	conds   rmap[*sync.Cond, *condState]
-}
-
 // everControlled is set once any execution has run in this process: from
 // then on, pass-through hooks may be called by goroutines left over from
 // an execution, whose earlier operations went to a model and not to the
@@ -40,28 +30,28 @@ type syncState struct {
 var everControlled atomic.Bool
 
 //go:norace
-func (s *syncState) init() {
+func (m *models) init() {
 	if !everControlled.Load() {
 		everControlled.Store(true)
 	}
 }
 
 //go:norace
-func (s *syncState) mutex(m *sync.Mutex) *mutexState {
-	st := s.mutexes.get(m)
+func (m *models) mutex(x *sync.Mutex) *mutexState {
+	st := m.mutexes.get(x)
 	if st == nil {
 		st = &mutexState{}
-		s.mutexes.put(m, st)
+		m.mutexes.put(x, st)
 	}
 	return st
 }
 
 //go:norace
-func (s *syncState) rw(m *sync.RWMutex) *rwState {
-	st := s.rws.get(m)
+func (m *models) rw(x *sync.RWMutex) *rwState {
+	st := m.rws.get(x)
 	if st == nil {
 		st = &rwState{}
-		s.rws.put(m, st)
+		m.rws.put(x, st)
 	}
 	return st
 }
@@ -90,38 +80,14 @@ func (q *gset) remove(g *goroutine) {
 	}
 }
 
-// unready blocks again a waiter that was made runnable but has not run:
-// the object it waits for was taken by another goroutine first. Lock held.
+// fatalBug is the bug of a Go fatal error in g; main: g is the test
+// goroutine.
 //
 //go:norace
-func (e *execution) unready(g *goroutine, what string) {
-	if g.state == gRunnable && e.cur.Load() != g {
-		e.setState(g, gBlocked)
-	}
-	g.waitObj = what
-}
-
-// fatal reports a Go fatal error, such as "sync: unlock of unlocked mutex".
-// Go cannot recover from one and kills the process; gosct records it as a
-// bug of kind panic, ends the execution and the calling goroutine, and
-// goes on with the next schedule. An adopted goroutine returns (it must
-// then skip its operation). Lock held; released.
-//
-//go:norace
-func (e *execution) fatal(me *goroutine, msg string) {
-	stack := debug.Stack()
-	e.abortLocked(me, e.fatalBug(me, "fatal error: "+msg, stack))
-	e.mu.Unlock()
-	e.die(me)
-}
-
-// fatalBug is the bug of a Go fatal error in g.
-//
-//go:norace
-func (e *execution) fatalBug(g *goroutine, msg string, stack []byte) *bug {
+func fatalBug(g *goroutine, main bool, msg string, stack []byte) *bug {
 	b := &bug{kind: kindPanic, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "fatal error", stack: userStack(string(stack))}}}
 	who := "goroutine " + g.name()
-	if g == e.main {
+	if main {
 		who = "the test goroutine"
 	}
 	b.message = msg + " (in " + who + ")"
@@ -156,47 +122,22 @@ type syncWaiter struct {
 // held.
 //
 //go:norace
-func (e *execution) grant(w *syncWaiter) {
+func (w *syncWaiter) grant(s scheduler) {
 	w.done = true
-	e.ready(w.g)
+	s.ready(w.g)
 }
 
-// awaitGrant blocks me until w is granted. Lock held on entry; on true, held
-// on return; false: released, the execution is over (do the operation
-// uncontrolled).
+// await blocks me until w is granted. mu (the runtime's lock) held on
+// entry; on true, held on return; false: released, the execution is over
+// (do the operation uncontrolled).
 //
 //go:norace
-func (e *execution) awaitGrant(me *goroutine, w *syncWaiter, what string) bool {
+func (w *syncWaiter) await(s scheduler, mu *rtMutex, me *goroutine, what string) bool {
 	for !w.done {
-		if !e.block(me, what) {
+		if !s.block(me, what) {
 			return false
 		}
-		e.mu.Lock()
+		mu.Lock()
 	}
 	return true
-}
-
-// acquire, release and releaseMerge are the happens-before edges of a sync
-// operation on the object at p, for Go's race detector (-race) and for
-// gosct's own (memory.go). Called by the goroutine that synchronizes.
-//
-//go:norace
-func (e *execution) acquire(p unsafe.Pointer) {
-	e.noteObj(e.cur.Load(), p)
-	goRaceAcquire(p)
-	e.race.acquire(e.cur.Load(), p)
-}
-
-//go:norace
-func (e *execution) release(p unsafe.Pointer) {
-	e.noteObj(e.cur.Load(), p)
-	goRaceRelease(p)
-	e.race.release(e.cur.Load(), p)
-}
-
-//go:norace
-func (e *execution) releaseMerge(p unsafe.Pointer) {
-	e.noteObj(e.cur.Load(), p)
-	goRaceReleaseMerge(p)
-	e.race.release(e.cur.Load(), p)
 }

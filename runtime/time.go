@@ -310,7 +310,7 @@ func (c *clock) observable(e *execution, t *vtimer) bool {
 	if len(t.ch) == 0 || e.ndetached > 0 {
 		return true
 	}
-	cs := e.chans.get(chanKey((<-chan time.Time)(t.ch)))
+	cs := e.models.chans.get(chanKey((<-chan time.Time)(t.ch)))
 	return cs != nil && cs.recvq.peek()
 }
 
@@ -416,7 +416,7 @@ func (c *clock) counts(e *execution, t *vtimer) bool {
 	if e.ndetached > 0 && len(t.ch) == 0 {
 		return true
 	}
-	cs := e.chans.get(chanKey((<-chan time.Time)(t.ch)))
+	cs := e.models.chans.get(chanKey((<-chan time.Time)(t.ch)))
 	if cs == nil {
 		return false
 	}
@@ -598,7 +598,7 @@ func (c *clock) fire(e *execution, t *vtimer) {
 			// The goroutine it wakes, or, when nobody waits, the one that
 			// armed it and will find the value when it looks.
 			var w *waiter
-			if cs := e.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
+			if cs := e.models.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
 				w = cs.recvq.first()
 			}
 			switch {
@@ -660,11 +660,11 @@ func (t *vtimer) describe() string {
 //
 //go:norace
 func runtimeSend[E any](e *execution, c chan E, v E) bool {
-	cs := e.chanOf(chanKey((<-chan E)(c)))
+	cs := e.models.chanOf(chanKey((<-chan E)(c)))
 	if w := cs.recvq.pop(); w != nil {
 		*(*E)(w.elem) = v
 		w.ok = true
-		e.complete(w)
+		w.complete(e)
 		return true
 	}
 	// Whichever goroutine moved the clock sends the tick: for Go's race

@@ -176,7 +176,7 @@ func newChanTimer(e *execution, me *goroutine, d, period time.Duration) (*time.T
 	if e.set.detailed {
 		vt.site = callerPos()
 	}
-	cs := e.chanOf(chanKey((<-chan time.Time)(c)))
+	cs := e.models.chanOf(chanKey((<-chan time.Time)(c)))
 	cs.owned, cs.timer = true, true
 	e.clock.arm(e, vt, d, me)
 	e.clock.armed(e)
@@ -326,7 +326,7 @@ func (c *clock) stop(e *execution, vt *vtimer) bool {
 	active := c.disarm(vt)
 	if vt.kind == tkChan && !asyncTimerChans && drain(vt.ch) {
 		active = true
-		e.popped(e.chanOf(chanKey((<-chan time.Time)(vt.ch))))
+		e.popped(e.models.chanOf(chanKey((<-chan time.Time)(vt.ch))))
 	}
 	return active
 }

@@ -99,7 +99,7 @@ func (c *clock) timerWhat(e *execution, t *vtimer) string {
 	if t.period > 0 {
 		what = "ticker"
 	}
-	if cs := e.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
+	if cs := e.models.chans.get(chanKey((<-chan time.Time)(t.ch))); cs != nil {
 		if w := cs.recvq.first(); w != nil {
 			return w.g.who() + " waited for a " + what + at(w.g)
 		}

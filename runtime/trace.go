@@ -140,7 +140,7 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 		Seed:         x.c.Seed,
 		Schedule:     x.number(),
 		Uncontrolled: e.uncontrolled,
-		Inputs:       e.in.record(x.set.free, e.carried),
+		Inputs:       e.in.record(x.set.free, e.models.carried),
 		Decisions:    make([]replay.Decision, 0, len(e.trail)),
 	}
 	ci := 0

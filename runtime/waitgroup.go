@@ -24,11 +24,11 @@ type wgState struct {
 }
 
 //go:norace
-func (s *syncState) wg(wg *sync.WaitGroup) *wgState {
-	st := s.wgs.get(wg)
+func (m *models) wg(wg *sync.WaitGroup) *wgState {
+	st := m.wgs.get(wg)
 	if st == nil {
 		st = &wgState{}
-		s.wgs.put(wg, st)
+		m.wgs.put(wg, st)
 	}
 	return st
 }
@@ -50,9 +50,9 @@ func Add(wg *sync.WaitGroup, delta int) {
 	}
 	e.mu.Lock()
 	if delta < 0 {
-		e.releaseMerge(ptrOf(wg))
+		e.edge(releaseMergeEdge, ptrOf(wg))
 	}
-	st := e.sync.wg(wg)
+	st := e.models.wg(wg)
 	st.n += delta
 	if st.n < 0 && me.adopted {
 		// A Done for an Add made outside the execution (by the goroutine's
@@ -90,7 +90,7 @@ func Add(wg *sync.WaitGroup, delta int) {
 		panic(msgMisuse)
 	}
 	for _, w := range st.waiters {
-		e.grant(w)
+		w.grant(e)
 	}
 	st.waiters = st.waiters[:0]
 	e.mu.Unlock()
@@ -112,20 +112,20 @@ func Wait(wg *sync.WaitGroup) {
 	}
 	me.opObj = ptrOf(wg)
 	e.mu.Lock()
-	st := e.sync.wg(wg)
+	st := e.models.wg(wg)
 	if st.n == 0 {
-		e.acquire(ptrOf(wg))
+		e.edge(acquireEdge, ptrOf(wg))
 		e.mu.Unlock()
 		return
 	}
 	w := &syncWaiter{g: me}
 	st.waiters = append(st.waiters, w)
-	if !e.awaitGrant(me, w, "counter "+itoa(st.n)) {
+	if !w.await(e, &e.mu, me, "counter "+itoa(st.n)) {
 		wg.Wait()
 		return
 	}
 	reused := st.n != 0 || len(st.waiters) != 0
-	e.acquire(ptrOf(wg))
+	e.edge(acquireEdge, ptrOf(wg))
 	e.mu.Unlock()
 	if reused {
 		panic(msgReused)
@@ -156,7 +156,7 @@ func WaitGroupGo(wg *sync.WaitGroup, f func()) {
 	var pcs [1]uintptr
 	runtime.Callers(2, pcs[:])
 	e.mu.Lock()
-	st := e.sync.wg(wg)
+	st := e.models.wg(wg)
 	st.n++
 	if st.n == 1 && (st.zeroing || len(st.waiters) > 0) {
 		e.mu.Unlock()
