@@ -43,6 +43,6 @@ func bound(o Options) int {
 }
 
 func init() {
-	register(Info{Name: "pb", Summary: "iterative preemption bounding (--bound)", Systematic: true, New: func(o Options) Strategy { return NewPB(o) }})
-	register(Info{Name: "db", Summary: "iterative delay bounding (--bound)", Systematic: true, New: func(o Options) Strategy { return NewDB(o) }})
+	register(Info{Name: "pb", Summary: "iterative preemption bounding (--bound)", Systematic: true, Reads: OptBound, Tree: true, Splits: true, Resumes: true, New: func(o Options) Strategy { return NewPB(o) }})
+	register(Info{Name: "db", Summary: "iterative delay bounding (--bound)", Systematic: true, Reads: OptBound, Tree: true, Splits: true, Resumes: true, New: func(o Options) Strategy { return NewDB(o) }})
 }

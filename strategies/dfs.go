@@ -18,5 +18,5 @@ func NewDFS(o Options) *DFS {
 }
 
 func init() {
-	register(Info{Name: "dfs", Summary: "depth-first search of every schedule", Systematic: true, New: func(o Options) Strategy { return NewDFS(o) }})
+	register(Info{Name: "dfs", Summary: "depth-first search of every schedule", Systematic: true, Tree: true, Splits: true, Resumes: true, New: func(o Options) Strategy { return NewDFS(o) }})
 }

@@ -165,7 +165,7 @@ func (c DFSRBConfig) withDefaults() DFSRBConfig {
 }
 
 func init() {
-	register(Info{Name: "dfsrb", Summary: "DFS with randomized early backtracking (--dfsrb: its configuration)", Systematic: true, New: func(o Options) Strategy {
+	register(Info{Name: "dfsrb", Summary: "DFS with randomized early backtracking (--dfsrb: its configuration)", Systematic: true, Reads: OptDFSRB, Resumes: true, New: func(o Options) Strategy {
 		if IsDFSRBPortfolio(o.DFSRB) {
 			return NewDFSRBPortfolio(o)
 		}

@@ -163,7 +163,7 @@ func NewDPOR(o Options) *DPOR {
 }
 
 func init() {
-	register(Info{Name: "dpor", Summary: "dynamic partial-order reduction: one schedule per trace (--bound, --states)", Systematic: true, New: func(o Options) Strategy { return NewDPOR(o) }})
+	register(Info{Name: "dpor", Summary: "dynamic partial-order reduction: one schedule per trace (--bound, --states)", Systematic: true, Reads: OptBound | OptStates, Splits: true, Resumes: true, New: func(o Options) Strategy { return NewDPOR(o) }})
 }
 
 // Stateless is true: the search re-executes prefixes of its schedules.

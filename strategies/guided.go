@@ -167,7 +167,7 @@ func NewGuided(o Options) *Guided {
 }
 
 func init() {
-	register(Info{Name: "guided", Summary: "toward the places where bugs show (static guide)", New: func(o Options) Strategy { return NewGuided(o) }})
+	register(Info{Name: "guided", Summary: "toward the places where bugs show (static guide)", Reads: OptGuide | OptWalk, Resumes: true, New: func(o Options) Strategy { return NewGuided(o) }})
 }
 
 // Stateless is true for the greedy descents: a backtrack point replays a

@@ -189,7 +189,7 @@ func NewPairwise(o Options) *Pairwise {
 }
 
 func init() {
-	register(Info{Name: "pairwise", Summary: "pairwise incremental checking of a change (gosct test --since REV)", Systematic: true, New: func(o Options) Strategy { return NewPairwise(o) }})
+	register(Info{Name: "pairwise", Summary: "pairwise incremental checking of a change (gosct test --since REV)", Systematic: true, Reads: OptFragments, New: func(o Options) Strategy { return NewPairwise(o) }})
 }
 
 // Locates implements Locating: the search needs every goroutine's position.

@@ -84,7 +84,7 @@ func NewPCT(o Options) *PCT {
 }
 
 func init() {
-	register(Info{Name: "pct", Summary: "probabilistic concurrency testing (--depth)", Sampling: true, New: func(o Options) Strategy { return NewPCT(o) }})
+	register(Info{Name: "pct", Summary: "probabilistic concurrency testing (--depth)", Sampling: true, Reads: OptDepth, Ranged: true, Resumes: true, New: func(o Options) Strategy { return NewPCT(o) }})
 }
 
 // NewExecution updates n and k from the execution that ended and draws the

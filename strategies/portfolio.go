@@ -84,7 +84,8 @@ func NewPortfolio(o Options) *Portfolio {
 }
 
 func init() {
-	register(Info{Name: "portfolio", Summary: "random, PCT, delay bounding, dpor and guided search (with a guide) in turn", New: func(o Options) Strategy { return NewPortfolio(o) }})
+	register(Info{Name: "portfolio", Summary: "random, PCT, delay bounding, dpor and guided search (with a guide) in turn", Reads: OptBound | OptGuide | OptWalk,
+		Members: []string{"random", "db", "pct", "dpor", "guided"}, Ranged: true, Tree: true, Resumes: true, New: func(o Options) Strategy { return NewPortfolio(o) }})
 }
 
 // deriveSeed gives member i a seed of its own (splitmix64 of the pair), so

@@ -40,7 +40,7 @@ func (r *Random) Seek(n int) {
 }
 
 func init() {
-	register(Info{Name: "random", Summary: "a random choice at every point", Sampling: true, New: func(o Options) Strategy { return NewRandom(o) }})
+	register(Info{Name: "random", Summary: "a random choice at every point", Sampling: true, Ranged: true, Resumes: true, New: func(o Options) Strategy { return NewRandom(o) }})
 }
 
 // savedRandom is the saved state of a Random: how many executions it

@@ -17,6 +17,9 @@ const (
 	// SCTBench and GoBench corpora show within a few hundred schedules,
 	// and a package of ordinary tests is then explored in minutes.
 	DefaultSchedules = 1000
+	// ChangeStrategy is the strategy of a run that checks a change
+	// (gosct test --since) and names none.
+	ChangeStrategy = "pairwise"
 )
 
 // Options parameterize a strategy. The zero value of a field means "the
@@ -57,7 +60,9 @@ type Options struct {
 }
 
 // Info describes a strategy to the programs that offer it: the command
-// line, the benchmark, the runtime.
+// line, the benchmark, the runtime. They learn what a strategy can do from
+// it alone, never by building one or by its name; TestInfo checks that
+// what it says matches the strategy New returns.
 type Info struct {
 	// Name is the strategy's name on the command line ("pct").
 	Name string
@@ -71,9 +76,62 @@ type Info struct {
 	// (random, PCT): the share of buggy schedules among many estimates the
 	// chance that one schedule finds the bug, which the benchmark reports.
 	Sampling bool
+	// Reads are the options the strategy takes from the command line's
+	// flags, its members' included: the command refuses a flag of an
+	// option the strategy does not read (--states, --walks, --target,
+	// --dfsrb), computes a guide only for one that reads it, and needs
+	// --since for one that reads the fragments of a change.
+	Reads Option
+	// Members are the strategies a composite strategy (the portfolio)
+	// runs in turn, by name; nil for the others.
+	Members []string
+	// Ranged strategies number their schedules (Seeker): the shards of a
+	// search are ranges of schedule numbers, and --schedules counts the
+	// whole search's.
+	Ranged bool
+	// Tree strategies divide their tree of schedules among machines as
+	// they search it (Sharder).
+	Tree bool
+	// Splits: a saved search can be split into parts (Splitter, gosct
+	// split).
+	Splits bool
+	// Resumes: the search can be saved between two executions and
+	// resumed (Saver; gosct test --state, --per-process). saver.go checks
+	// at compile time that the strategy's type is a Saver.
+	Resumes bool
 	// New returns the strategy with the given options.
 	New func(Options) Strategy
 }
+
+// Option is a set of the options of Options that the command line sets
+// from flags of their own (Info.Reads).
+type Option uint8
+
+const (
+	// OptBound is Options.Bound (--bound).
+	OptBound Option = 1 << iota
+	// OptDepth is Options.Depth (--depth).
+	OptDepth
+	// OptStates is Options.States (--states).
+	OptStates
+	// OptWalk is Options.Walk (--walks).
+	OptWalk
+	// OptGuide is Options.Guide, the guide the command computes with
+	// package static before the build (--target steers it).
+	OptGuide
+	// OptFragments is Options.Fragments, the change the command computes
+	// from --since.
+	OptFragments
+	// OptDFSRB is Options.DFSRB (--dfsrb).
+	OptDFSRB
+)
+
+// Has reports whether the strategy reads every option of o.
+func (i Info) Has(o Option) bool { return i.Reads&o == o }
+
+// Composite reports whether the strategy runs other strategies as its
+// members (the portfolio).
+func (i Info) Composite() bool { return len(i.Members) > 0 }
 
 var registry = map[string]Info{}
 
@@ -84,6 +142,23 @@ func register(i Info) {
 		panic("strategies: bad or duplicate registration of " + i.Name)
 	}
 	registry[i.Name] = i
+}
+
+// listOrder is the order in which lists for people (messages, the docs)
+// name strategies: docs/strategies.md's. TestRegistry checks that it names
+// every registered strategy.
+var listOrder = []string{"random", "pct", "dfs", "pb", "db", "dfsrb", "guided", "dpor", "pairwise", "portfolio"}
+
+// Listed returns the names of the strategies of which keep is true, in the
+// order lists for people name them.
+func Listed(keep func(Info) bool) []string {
+	var out []string
+	for _, n := range listOrder {
+		if i, ok := registry[n]; ok && keep(i) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Lookup returns the strategy called name.

@@ -6,10 +6,10 @@ import (
 	"io"
 )
 
-// Saver is implemented by every strategy: its state can be written to a
-// file between two executions and resumed later, in another process, by a
-// strategy of the same name created with the same options (gosct test
-// --state, --per-process). For the systematic searches (dfs, pb, db) the
+// Saver is implemented by every strategy whose Info says it Resumes (all
+// but pairwise): its state can be written to a file between two executions
+// and resumed later, in another process, by a strategy of the same name
+// created with the same options (gosct test --state, --per-process). For the systematic searches (dfs, pb, db) the
 // state is the frontier: the current item and stack, and the items waiting
 // for higher bounds; a long search thus survives an interrupted run, and
 // its frontier can be split across machines. The random strategies save
@@ -19,6 +19,20 @@ type Saver interface {
 	Save(w io.Writer) error
 	Load(r io.Reader) error
 }
+
+// The strategies that resume (Info.Resumes), checked at compile time;
+// TestInfo checks that New returns one of these for each.
+var (
+	_ Saver = (*Random)(nil)
+	_ Saver = (*PCT)(nil)
+	_ Saver = (*DFS)(nil)
+	_ Saver = (*Bounded)(nil)
+	_ Saver = (*DFSRB)(nil)
+	_ Saver = (*DFSRBPortfolio)(nil)
+	_ Saver = (*Guided)(nil)
+	_ Saver = (*DPOR)(nil)
+	_ Saver = (*Portfolio)(nil)
+)
 
 // savedSearch is the file format of a saved search. It is JSON so that a
 // frontier can be inspected and split: each machine keeps a disjoint part
