@@ -184,14 +184,14 @@ func parseTest(args []string) (*testOptions, error) {
 	o.depsSet = fs.Changed("deps")
 	o.strategySet = fs.Changed("strategy")
 	if o.since != "" && !o.strategySet {
-		o.strategy = "pairwise"
+		o.strategy = strategies.ChangeStrategy
 	}
 	if fs.Changed("walks") {
 		if o.walks < 0 {
 			return nil, usagef("--walks must not be negative, not %d", o.walks)
 		}
-		if !usesGuide(o.strategy) {
-			return nil, usagef("--walks is an option of guided search: use --strategy guided (or the portfolio, of which it is a member)")
+		if !reads(o.strategy, strategies.OptWalk) {
+			return nil, usagef("--walks is an option of %s", useStrategy(strategies.OptWalk))
 		}
 		if o.walks == 0 {
 			o.walks = -1 // strategies.Options: none, not the default
@@ -252,7 +252,8 @@ func parseTest(args []string) (*testOptions, error) {
 }
 
 func (o *testOptions) validate() error {
-	if _, ok := strategies.Lookup(o.strategy); !ok {
+	info, ok := strategies.Lookup(o.strategy)
+	if !ok {
 		return usagef("unknown strategy %q (known: %s)", o.strategy, strings.Join(strategies.Names(), ", "))
 	}
 	if o.schedules < 1 {
@@ -271,15 +272,15 @@ func (o *testOptions) validate() error {
 		return usagef("--depth must be at least 1, not %d", o.depth)
 	}
 	if o.dfsrb != "" {
-		if o.strategy != "dfsrb" {
-			return usagef("--dfsrb configures --strategy dfsrb, not %s", o.strategy)
+		if !info.Has(strategies.OptDFSRB) {
+			return usagef("--dfsrb configures --strategy %s, not %s", readers(strategies.OptDFSRB), o.strategy)
 		}
 		if err := strategies.CheckDFSRB(o.dfsrb); err != nil {
 			return usagef("--dfsrb %q: %v", o.dfsrb, err)
 		}
 	}
-	if o.states && o.strategy != "dpor" {
-		return usagef("--states is an option of --strategy dpor, not %s", o.strategy)
+	if o.states && !info.Has(strategies.OptStates) {
+		return usagef("--states is an option of --strategy %s, not %s", readers(strategies.OptStates), o.strategy)
 	}
 	if o.maxSteps < 0 {
 		return usagef("--max-steps must not be negative, not %d", o.maxSteps)
@@ -330,17 +331,17 @@ func (o *testOptions) validate() error {
 			return err
 		}
 		o.shardIndex, o.shards = i, n
-		if !o.seedSet && seeded(o.strategy) {
+		if !o.seedSet && seeded(info) {
 			// Each machine would draw a fresh seed of its own: the
 			// shards would not be parts of one search.
 			return usagef("--shard needs --seed: every shard of a search must use the same seed (a value of the run, e.g. --seed $GITHUB_RUN_ID)")
 		}
 	}
-	if o.strategy == "pairwise" && o.since == "" {
-		return usagef("--strategy pairwise checks a change: give it with --since REV")
+	if info.Has(strategies.OptFragments) && o.since == "" {
+		return usagef("--strategy %s checks a change: give it with --since REV", o.strategy)
 	}
-	if len(o.targets) > 0 && !usesGuide(o.strategy) {
-		return usagef("--target steers guided search: use --strategy guided (or the portfolio, of which it is a member)")
+	if len(o.targets) > 0 && !info.Has(strategies.OptGuide) {
+		return usagef("--target steers %s", useStrategy(strategies.OptGuide))
 	}
 	for _, t := range o.targets {
 		if i := strings.LastIndexByte(t, ':'); i <= 0 || i == len(t)-1 {
@@ -350,10 +351,37 @@ func (o *testOptions) validate() error {
 	return nil
 }
 
-// usesGuide reports the strategies that steer by a guide, which the
-// command computes before the build (package static): guided search, and
-// the portfolio, which has it as a member when there is a guide.
-func usesGuide(strategy string) bool { return strategy == "guided" || strategy == "portfolio" }
+// reads reports whether the strategy reads the option (strategies.Info).
+func reads(strategy string, opt strategies.Option) bool {
+	i, ok := strategies.Lookup(strategy)
+	return ok && i.Has(opt)
+}
+
+// readers names the strategies that read opt themselves, not as a member
+// of a composite: "dpor".
+func readers(opt strategies.Option) string {
+	return joinAnd(strategies.Listed(func(i strategies.Info) bool { return i.Has(opt) && !i.Composite() }))
+}
+
+// useStrategy tells the user which strategy to choose for opt: "guided
+// search: use --strategy guided (or the portfolio, of which it is a
+// member)".
+func useStrategy(opt strategies.Option) string {
+	own := readers(opt)
+	s := fmt.Sprintf("%s search: use --strategy %s", own, own)
+	for _, c := range strategies.Listed(func(i strategies.Info) bool { return i.Has(opt) && i.Composite() }) {
+		s += fmt.Sprintf(" (or the %s, of which it is a member)", c)
+	}
+	return s
+}
+
+// joinAnd lists names for a sentence: "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
 
 // parseFlags runs fs over args and turns pflag's errors into usage errors in
 // the user's terms: the commonest mistake is a go test flag with one dash.

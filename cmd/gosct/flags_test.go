@@ -268,3 +268,40 @@ func TestExplorePattern(t *testing.T) {
 		t.Errorf("packageTraceDir = %s", got)
 	}
 }
+
+// TestStrategyMessages pins the whole text of the messages that name
+// strategies, which the command words from strategies.Info.
+func TestStrategyMessages(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--strategy", "random", "--walks", "3"}, "--walks is an option of guided search: use --strategy guided (or the portfolio, of which it is a member)"},
+		{[]string{"--strategy", "dfs", "--target", "x.go:3"}, "--target steers guided search: use --strategy guided (or the portfolio, of which it is a member)"},
+		{[]string{"--strategy", "pct", "--dfsrb", "rb2"}, "--dfsrb configures --strategy dfsrb, not pct"},
+		{[]string{"--strategy", "portfolio", "--states"}, "--states is an option of --strategy dpor, not portfolio"},
+		{[]string{"--strategy", "pairwise"}, "--strategy pairwise checks a change: give it with --since REV"},
+		{[]string{"--strategy", "random", "--shard", "1/2"}, "--shard needs --seed: every shard of a search must use the same seed (a value of the run, e.g. --seed $GITHUB_RUN_ID)"},
+		{[]string{"--strategy", "dpor", "--shard", "1/2"}, "--shard needs --seed: every shard of a search must use the same seed (a value of the run, e.g. --seed $GITHUB_RUN_ID)"},
+	} {
+		if _, err := parseTest(c.args); err == nil || err.Error() != c.want {
+			t.Errorf("parseTest(%q) = %v, want %q", c.args, err, c.want)
+		}
+	}
+	for _, args := range [][]string{{"--strategy", "dfs", "--shard", "1/2"}, {"--strategy", "guided", "--walks", "3", "--target", "x.go:3"}, {"--strategy", "portfolio", "--walks", "3"}, {"--strategy", "dpor", "--states"}} {
+		if _, err := parseTest(args); err != nil {
+			t.Errorf("parseTest(%q): %v", args, err)
+		}
+	}
+	if o, err := parseTest([]string{"--since", "HEAD~1"}); err != nil || o.strategy != "pairwise" {
+		t.Errorf("--since without --strategy: %+v, %v; want pairwise", o, err)
+	}
+	for strategy, want := range map[string]string{
+		"guided":    "guided search has no guide, it runs as a random walk",
+		"portfolio": "the portfolio runs without guided search",
+	} {
+		if got := noGuide(strategy); got != want {
+			t.Errorf("noGuide(%s) = %q, want %q", strategy, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gosct/gosct/rewrite"
 	"github.com/gosct/gosct/static"
+	"github.com/gosct/gosct/strategies"
 )
 
 // computeGuide runs the static analysis of guided search on the packages
@@ -21,4 +22,20 @@ func computeGuide(l *rewrite.Loaded, o static.Options) (path string, err error) 
 	}()
 	path, _, err = static.CachedGuide(l.Fset, l.Packages, l.CacheDir, o)
 	return path, err
+}
+
+// noGuide says what a strategy that steers by a guide does without one:
+// guided search walks at random, a composite runs without its member that
+// steers.
+func noGuide(strategy string) string {
+	i, _ := strategies.Lookup(strategy)
+	if !i.Composite() {
+		return strategy + " search has no guide, it runs as a random walk"
+	}
+	for _, m := range i.Members {
+		if mi, _ := strategies.Lookup(m); mi.Has(strategies.OptGuide) && !mi.Composite() {
+			return fmt.Sprintf("the %s runs without %s search", strategy, m)
+		}
+	}
+	return "the " + strategy + " runs without a guide"
 }

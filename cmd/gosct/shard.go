@@ -106,12 +106,8 @@ func shardName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d", i, n) }
 // strategy that can be divided neither by range nor by tree (dfsrb) divides
 // the tests.
 func shardUnit(o *testOptions, tests int) (string, error) {
-	divisible := true
-	if s, err := strategies.New(o.strategy, strategies.Options{Seed: o.seed, Bound: o.bound, Depth: o.depth}); err == nil {
-		_, seeks := s.(strategies.Seeker)
-		_, divides := s.(strategies.Sharder)
-		divisible = seeks || divides
-	}
+	info, _ := strategies.Lookup(o.strategy)
+	divisible := info.Ranged || info.Tree
 	switch o.shardBy {
 	case "tests":
 		return "tests", nil
@@ -129,26 +125,14 @@ func shardUnit(o *testOptions, tests int) (string, error) {
 
 // seeded reports whether the strategy's schedules depend on the seed: all
 // but the searches of a tree that divide by tree alone (dfs, pb, db).
-func seeded(strategy string) bool {
-	s, err := strategies.New(strategy, strategies.Options{})
-	if err != nil {
-		return true
-	}
-	_, seeks := s.(strategies.Seeker)
-	_, divides := s.(strategies.Sharder)
-	return seeks || !divides
-}
+func seeded(i strategies.Info) bool { return i.Ranged || !i.Tree }
 
 // ranged reports whether the strategy's shards are ranges of schedule
 // numbers (random, pct, portfolio), whose --schedules is the whole
 // search's, rather than parts of a tree.
 func ranged(o *testOptions) bool {
-	s, err := strategies.New(o.strategy, strategies.Options{Seed: o.seed, Bound: o.bound, Depth: o.depth})
-	if err != nil {
-		return false
-	}
-	_, ok := s.(strategies.Seeker)
-	return ok
+	i, _ := strategies.Lookup(o.strategy)
+	return i.Ranged
 }
 
 // testsOfShard deals the selected tests of every package round-robin, in

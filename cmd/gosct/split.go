@@ -105,10 +105,11 @@ func splitState(st *wire.State, n int) ([]*wire.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, ok := s.(strategies.Splitter)
-	if !ok {
-		return nil, fmt.Errorf("a %s search cannot be split (only dfs, pb, db and dpor): run the machines with different --seed values instead", st.Strategy)
+	if i, _ := strategies.Lookup(st.Strategy); !i.Splits {
+		only := strategies.Listed(func(i strategies.Info) bool { return i.Splits })
+		return nil, fmt.Errorf("a %s search cannot be split (only %s): run the machines with different --seed values instead", st.Strategy, joinAnd(only))
 	}
+	sp := s.(strategies.Splitter)
 	if err := s.(strategies.Saver).Load(bytes.NewReader(st.Search)); err != nil {
 		return nil, err
 	}

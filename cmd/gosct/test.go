@@ -17,6 +17,7 @@ import (
 	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
 	"github.com/gosct/gosct/static"
+	"github.com/gosct/gosct/strategies"
 )
 
 const testUsage = `usage: gosct test [flags] [packages] [-- go test flags]
@@ -106,7 +107,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// are loaded for instrumenting; guideWarning says why there is none
 	// (reported once the reporter exists).
 	var guide, guideWarning string
-	if usesGuide(o.strategy) {
+	if reads(o.strategy, strategies.OptGuide) {
 		opts.Analyze = func(l *rewrite.Loaded) error {
 			var err error
 			guide, err = computeGuide(l, static.Options{Targets: o.targets, Dir: cwd, Races: o.races != "off"})
@@ -115,11 +116,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				if errors.As(err, &te) {
 					return &rewrite.UserError{Msg: te.Error()}
 				}
-				what := "guided search has no guide, it runs as a random walk"
-				if o.strategy != "guided" {
-					what = "the portfolio runs without guided search"
-				}
-				guideWarning = what + ": " + err.Error()
+				guideWarning = noGuide(o.strategy) + ": " + err.Error()
 			}
 			return nil
 		}
