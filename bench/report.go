@@ -97,15 +97,10 @@ func (rep *Report) res() Results {
 // paperColumn maps a strategy column to the paper's technique, "" when the
 // paper has none.
 func paperColumn(name string) string {
-	switch name {
-	case "random":
-		return "rand"
-	case "pct1", "pct2", "pct3", "dfs":
-		return name
-	case "pb":
-		return "ipb"
-	case "db":
-		return "idb"
+	for _, t := range paperTechniques {
+		if t.column == name {
+			return t.paper
+		}
 	}
 	return ""
 }

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -37,74 +36,106 @@ type Strategy struct {
 	Walk int
 }
 
-// paperColumns are the columns of the techniques of the SCTBench paper, in
-// its order; the full benchmark runs them first.
-var paperColumns = []string{"random", "pct1", "pct2", "pct3", "dfs", "pb", "db"}
+// paperTechniques are the techniques of the SCTBench paper, in its order,
+// each with the column that runs it here and its name in the paper's
+// tables (Paper); the full benchmark runs them first.
+var paperTechniques = []struct{ column, paper string }{
+	{"random", "rand"}, {"pct1", "pct1"}, {"pct2", "pct2"}, {"pct3", "pct3"}, {"dfs", "dfs"}, {"pb", "ipb"}, {"db", "idb"},
+}
+
+// paperColumns are the columns of paperTechniques.
+var paperColumns = func() []string {
+	var out []string
+	for _, t := range paperTechniques {
+		out = append(out, t.column)
+	}
+	return out
+}()
 
 // DefaultStrategies returns the columns of the full benchmark: the paper's
-// techniques, then every other registered strategy by name, the default
-// strategy last.
+// techniques, then every other registered strategy by name (followed by
+// its -states column when it matches states), the default strategy last.
 func DefaultStrategies() []string {
 	cols := append([]string(nil), paperColumns...)
-	for _, n := range strategies.Names() {
-		if _, err := ParseStrategy(n); err == nil && n != strategies.DefaultStrategy && n != "pct" && !contains(cols, n) {
-			cols = append(cols, n)
+	for _, i := range strategies.All() {
+		// A strategy whose bare name is a column already (pct: pct3)
+		// comes once.
+		if s, err := ParseStrategy(i.Name); err == nil && i.Name != strategies.DefaultStrategy && !contains(cols, s.Name) {
+			cols = append(cols, i.Name)
+			if i.Has(strategies.OptStates) {
+				cols = append(cols, i.Name+"-states")
+			}
 		}
-	}
-	if i := slices.Index(cols, "dpor"); i >= 0 {
-		cols = slices.Insert(cols, i+1, "dpor-states")
 	}
 	return append(cols, strategies.DefaultStrategy)
 }
 
 // ParseStrategy turns a column name into a Strategy: the name of a
-// registered strategy, "pctD" for PCT with depth D ("pct" is PCT with
-// the default depth, column pct3), "dpor-states" for dpor --states,
+// registered strategy, or a variant of one, by the options it reads
+// (strategies.Info): "pctD" for PCT with depth D ("pct" is PCT with the
+// default depth, column pct3), "dpor-states" for dpor --states,
 // "dfsrb-NAME" for dfsrb --dfsrb NAME (rb1..rb10, portfolio),
 // "guided-nowalk" for guided --walks 0, or "portfolio-unguided".
 func ParseStrategy(name string) (Strategy, error) {
-	if name == "dpor-states" {
-		// dpor matching states (--states): a column of its own.
-		return Strategy{Name: name, Strategy: "dpor", States: true}, nil
-	}
 	base, depth := name, 0
-	if d, err := strconv.Atoi(strings.TrimPrefix(name, "pct")); strings.HasPrefix(name, "pct") && err == nil && d >= 1 && "pct"+strconv.Itoa(d) == name {
-		base, depth = "pct", d
-	}
-	if spec, ok := strings.CutPrefix(name, "dfsrb-"); ok {
-		if err := strategies.CheckDFSRB(spec); err != nil || strings.ContainsAny(spec, ",=") {
-			return Strategy{}, fmt.Errorf("unknown strategy %q: dfsrb-NAME wants a named configuration (rb1 to rb%d, portfolio)", name, len(strategies.DFSRBPresets))
+	for _, i := range strategies.All() {
+		switch {
+		case i.Has(strategies.OptStates) && name == i.Name+"-states":
+			// Matching states (--states): a column of its own.
+			return Strategy{Name: name, Strategy: i.Name, States: true}, nil
+		case i.Has(strategies.OptDepth):
+			if d, err := strconv.Atoi(strings.TrimPrefix(name, i.Name)); strings.HasPrefix(name, i.Name) && err == nil && d >= 1 && i.Name+strconv.Itoa(d) == name {
+				base, depth = i.Name, d
+			}
 		}
-		return Strategy{Name: name, Strategy: "dfsrb", DFSRB: spec}, nil
 	}
-	if name == "guided-nowalk" {
-		// Guided search without its random walks: the thesis's.
-		return Strategy{Name: name, Strategy: "guided", Guide: true, Walk: -1}, nil
+	for _, i := range strategies.All() {
+		if !i.Has(strategies.OptDFSRB) {
+			continue
+		}
+		if spec, ok := strings.CutPrefix(name, i.Name+"-"); ok {
+			if err := strategies.CheckDFSRB(spec); err != nil || strings.ContainsAny(spec, ",=") {
+				return Strategy{}, fmt.Errorf("unknown strategy %q: %s-NAME wants a named configuration (rb1 to rb%d, portfolio)", name, i.Name, len(strategies.DFSRBPresets))
+			}
+			return Strategy{Name: name, Strategy: i.Name, DFSRB: spec}, nil
+		}
 	}
-	if name == "portfolio-unguided" {
-		// The portfolio without the guide, hence without guided
-		// search: to measure what the guide adds to it.
-		return Strategy{Name: name, Strategy: "portfolio"}, nil
+	for _, i := range strategies.All() {
+		switch {
+		case i.Has(strategies.OptWalk|strategies.OptGuide) && !i.Composite() && name == i.Name+"-nowalk":
+			// Guided search without its random walks: the thesis's.
+			return Strategy{Name: name, Strategy: i.Name, Guide: true, Walk: -1}, nil
+		case i.Has(strategies.OptGuide) && i.Composite() && name == i.Name+"-unguided":
+			// The portfolio without the guide, hence without guided
+			// search: to measure what the guide adds to it.
+			return Strategy{Name: name, Strategy: i.Name}, nil
+		}
 	}
 	info, ok := strategies.Lookup(base)
 	if !ok {
-		return Strategy{}, fmt.Errorf("unknown strategy %q (known: %s, and pctD for PCT with depth D)", name, strings.Join(strategies.Names(), ", "))
+		var depths []string
+		for _, i := range strategies.All() {
+			if i.Has(strategies.OptDepth) {
+				depths = append(depths, fmt.Sprintf(", and %sD for %s with depth D", i.Name, strings.ToUpper(i.Name)))
+			}
+		}
+		return Strategy{}, fmt.Errorf("unknown strategy %q (known: %s%s)", name, strings.Join(strategies.Names(), ", "), strings.Join(depths, ""))
 	}
 	if needsChange(info) {
 		return Strategy{}, fmt.Errorf("strategy %q checks a change (gosct test --since REV) and the benchmark has none to give it: without one it runs a single non-preemptive schedule, which measures nothing", name)
 	}
-	if base == "pct" && depth == 0 {
+	if info.Has(strategies.OptDepth) && depth == 0 {
 		depth = strategies.DefaultDepth
-		name = "pct" + strconv.Itoa(depth)
+		name = base + strconv.Itoa(depth)
 	}
-	// Guided search and the portfolio get the guide, as from the command.
-	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling, Guide: base == "guided" || base == "portfolio"}, nil
+	// The strategies that steer by a guide get it, as from the command.
+	return Strategy{Name: name, Strategy: base, Depth: depth, CountBuggy: info.Sampling, Guide: info.Has(strategies.OptGuide)}, nil
 }
 
 // needsChange reports whether a strategy explores the change a run is
 // given (the fragments of gosct test --since): the benchmark gives none,
 // so it neither runs such a strategy by default nor gives it a column.
-func needsChange(info strategies.Info) bool { return info.Name == "pairwise" }
+func needsChange(info strategies.Info) bool { return info.Has(strategies.OptFragments) }
 
 // needsGuide reports whether a strategy steers by the static analysis's
 // guide, which the build then computes.

@@ -66,3 +66,32 @@ func TestNoColumnForAChange(t *testing.T) {
 		t.Errorf("ParseStrategies(random,pairwise): err = %v, want one that says pairwise needs --since", err)
 	}
 }
+
+// TestStrategyVariants checks the columns that are variants of a strategy,
+// which ParseStrategy finds by the options the strategy reads
+// (strategies.Info), and the words of its errors.
+func TestStrategyVariants(t *testing.T) {
+	for name, want := range map[string]Strategy{
+		"dpor-states":        {Name: "dpor-states", Strategy: "dpor", States: true},
+		"portfolio-unguided": {Name: "portfolio-unguided", Strategy: "portfolio"},
+		"portfolio":          {Name: "portfolio", Strategy: "portfolio", Guide: true},
+		"guided":             {Name: "guided", Strategy: "guided", Guide: true},
+		"pct2":               {Name: "pct2", Strategy: "pct", Depth: 2, CountBuggy: true},
+	} {
+		if got, err := ParseStrategy(name); err != nil || got != want {
+			t.Errorf("ParseStrategy(%s) = %+v, %v; want %+v", name, got, err, want)
+		}
+	}
+	for name, want := range map[string]string{
+		"bfs":              `unknown strategy "bfs" (known: db, dfs, dfsrb, dpor, guided, pairwise, pb, pct, portfolio, random, and pctD for PCT with depth D)`,
+		"portfolio-nowalk": `unknown strategy "portfolio-nowalk" (known: db, dfs, dfsrb, dpor, guided, pairwise, pb, pct, portfolio, random, and pctD for PCT with depth D)`,
+		"dfsrb-rb11":       `unknown strategy "dfsrb-rb11": dfsrb-NAME wants a named configuration (rb1 to rb10, portfolio)`,
+	} {
+		if _, err := ParseStrategy(name); err == nil || err.Error() != want {
+			t.Errorf("ParseStrategy(%s): %v, want %q", name, err, want)
+		}
+	}
+	if got := strings.Join(DefaultStrategies(), ","); !strings.Contains(got, ",dpor,dpor-states,") || strings.Contains(got, ",pct,") {
+		t.Errorf("DefaultStrategies() = %s: want dpor-states after dpor, pct only as pct1..pct3", got)
+	}
+}
