@@ -16,7 +16,6 @@ import (
 	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
-	"github.com/gosct/gosct/static"
 	"github.com/gosct/gosct/strategies"
 )
 
@@ -32,6 +31,15 @@ build, test flags (-v, -timeout, -short, -skip...) the test binary.
 
 Flags:
 `
+
+// printTestHelp prints gosct test --help.
+func printTestHelp(stdout io.Writer) {
+	fmt.Fprint(stdout, testUsage)
+	fs := newTestFlagSet(&testOptions{})
+	fs.SetOutput(stdout)
+	fs.PrintDefaults()
+	fmt.Fprint(stdout, strategyHelp())
+}
 
 // runner holds what one `gosct test` or `gosct replay` invocation shares
 // across packages.
@@ -76,11 +84,7 @@ type runner struct {
 func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	o, err := parseTest(args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, testUsage)
-		fs := newTestFlagSet(&testOptions{})
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		fmt.Fprint(stdout, strategyHelp())
+		printTestHelp(stdout)
 		return exitOK
 	}
 	if err != nil {
@@ -103,33 +107,11 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if since != nil {
 		defer os.RemoveAll(since.dir)
 	}
-	// guide is guided search's static guide, computed while the packages
-	// are loaded for instrumenting; guideWarning says why there is none
-	// (reported once the reporter exists).
-	var guide, guideWarning string
+	var guide guidance
 	if reads(o.strategy, strategies.OptGuide) {
-		opts.Analyze = func(l *rewrite.Loaded) error {
-			var err error
-			guide, err = computeGuide(l, static.Options{Targets: o.targets, Dir: cwd, Races: o.races != "off"})
-			if err != nil {
-				var te *static.TargetError
-				if errors.As(err, &te) {
-					return &rewrite.UserError{Msg: te.Error()}
-				}
-				guideWarning = noGuide(o.strategy) + ": " + err.Error()
-			}
-			return nil
-		}
+		opts.Analyze = guide.analyze(o, cwd)
 	}
-	b, err := instrument(ctx, opts)
-	depsFailed := false
-	if err != nil && o.deps && !o.depsSet {
-		// Instrumenting the dependencies is the default, not a demand:
-		// without them the packages may still be tested.
-		opts.Deps = false
-		b, err = instrument(ctx, opts)
-		depsFailed = err == nil
-	}
+	b, depsFailed, err := instrumentFor(ctx, o, &opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct test: %s\n", instrumentError(err))
 		return exitError
@@ -137,112 +119,29 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if since != nil {
 		since.restrict(b.Packages)
 	}
-	runRe, _ := topLevelRun(o.run) // validated by parseTest
-	skipRe, _ := topLevelSkip(o.gotest.skipRe)
-	selected := func(tests []string) []string { return withoutSkipped(filterTests(tests, runRe), skipRe) }
-	// With --shard, this machine's share: its tests (by tests), or its
-	// part of every test's search (by schedules).
-	var mine map[string][]string
-	if o.shards > 0 {
-		count := 0
-		for _, p := range b.Packages {
-			count += len(selected(p.Tests))
-		}
-		if o.by, err = shardUnit(o, count); err != nil {
-			fmt.Fprintf(stderr, "gosct test: %v\n", err)
-			return exitError
-		}
-		if o.by == "tests" {
-			mine = testsOfShard(b.Packages, selected, o.shardIndex, o.shards)
-		}
+	t := newTestRun(o, b, since)
+	if err := t.divide(); err != nil {
+		fmt.Fprintf(stderr, "gosct test: %v\n", err)
+		return exitError
 	}
-	testsOf := func(p *rewrite.Package) []string {
-		if mine != nil {
-			return mine[p.ImportPath]
-		}
-		return selected(p.Tests)
+	if err := t.prepareDirs(); err != nil {
+		fmt.Fprintf(stderr, "gosct test: %v\n", err)
+		return exitError
 	}
-	stateDir := ""
-	if o.state != "" {
-		if o.shards > 1 {
-			// Each shard's searches are its own: a shard resumes its
-			// part, and the shards may share one volume.
-			o.state = filepath.Join(o.state, shardName(o.shardIndex, o.shards))
-		}
-		if stateDir, err = prepareState(o); err != nil {
-			fmt.Fprintf(stderr, "gosct test: %v\n", err)
-			return exitError
-		}
-	}
-	if !o.seedSet && o.shards == 0 {
-		// A fresh seed per run explores new schedules each time; the
-		// summary prints it so the run can be repeated exactly. (The
-		// shards of a search need the same seed: --shard takes it from
-		// --seed, or 0 for a strategy the seed does not change.)
-		o.seed = time.Now().UnixNano() & 0x7fffffff
-	}
-	if o.traceDir == "" && o.results != "" {
-		// The traces go with the results, wherever they are taken.
-		o.traceDir = filepath.Join(o.results, shardName(max(o.shardIndex, 1), max(o.shards, 1)), "traces")
-	}
-	traceDir, err := prepareTraceDir(o.traceDir)
+	rep, closeResults, err := t.newReporter(cwd, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct test: %v\n", err)
 		return exitError
 	}
-	rep := newReporter(stdout, stderr, o.json, o.verbose, o.strategy, o.seed)
-	if o.goJSON {
-		rep.gojson = newGoJSON(stdout, rep.cwd, o.strategy, o.seed)
-	}
-	if len(o.annotations) > 0 {
-		out := stdout
-		if o.json || o.goJSON {
-			out = stderr // stdout holds JSON; the CI runner reads both
-		}
-		a, err := newAnnotator(o.annotations, out, rep.cwd)
-		if err != nil {
-			fmt.Fprintf(stderr, "gosct test: %v\n", err)
-			return exitError
-		}
-		rep.annot = a
-	}
-	if o.coverage != "" {
-		rep.cov = newCoverageReport(o.coverage, rep.cwd, o.races != "sync")
-	}
-	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
-		rep.progress = newProgress(stderr, o.strategy)
-	}
-	if o.shards > 1 {
-		rep.shard = fmt.Sprintf("%d/%d", o.shardIndex, o.shards)
-	}
-	rep.pkgs = map[string]pkgPos{}
-	for i, p := range b.Packages {
-		rep.pkgs[p.ImportPath] = pkgPos{i, selected(p.Tests)}
-	}
-	if o.results != "" {
-		out, err := newResultsWriter(o.results, o.runInfo(cwd, traceDir, stateDir), stateDir != "")
-		if err != nil {
-			fmt.Fprintf(stderr, "gosct test: %v\n", err)
-			return exitError
-		}
-		defer out.close()
-		rep.out = out
-		mineCount := 0
-		for _, p := range b.Packages {
-			mineCount += len(testsOf(p))
-		}
-		out.setBy(o.by, mineCount)
-	} else if o.shards > 1 {
-		rep.message("warning", "", "", "", "--shard without --results: gosct merge will have nothing of this shard to read")
-	}
+	defer closeResults()
 	for _, w := range o.gotest.warnings {
 		rep.message("warning", "", "", "", w)
 	}
 	if depsFailed {
 		rep.message("warning", "", "", "", "dependency modules not instrumented (they are uncontrolled code): instrumenting them failed")
 	}
-	if guideWarning != "" {
-		rep.message("warning", "", "", "", guideWarning)
+	if guide.warning != "" {
+		rep.message("warning", "", "", "", guide.warning)
 	}
 	for _, w := range b.Warnings {
 		rep.message("warning", "", "", "", w)
@@ -253,142 +152,16 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	defer os.RemoveAll(tmp)
-	if o.perProcess && stateDir == "" {
+	if o.perProcess && t.stateDir == "" {
 		// The processes of one test hand the search on through a
 		// state file, kept for this run only.
 		dir, cleanup := runStateDir(tmp)
 		defer cleanup()
-		stateDir = dir
+		t.stateDir = dir
 	}
-
-	r := &runner{ctx: ctx, rep: rep, tmp: tmp, build: b, gt: &o.gotest, stream: o.verbose, deps: opts.Deps,
-		limits: wire.Limits{Schedules: o.schedules, Budget: o.budget, KeepGoing: o.keepGoing}, run: o.run}
-	if o.confirm {
-		r.confirming = newConfirming(&o.gotest)
-	}
-	if opts.Deps && !o.depsSet {
-		opts.Deps = false
-		r.withoutDeps = &opts
-	}
-	byRange := o.by == "schedules" && o.shards > 1
-	if byRange && ranged(o) {
-		first, end := wire.ShardRange(o.schedules, o.shardIndex, o.shards)
-		r.rangeLen = max(end-first, -1)
-		if r.rangeLen == 0 {
-			r.rangeLen = -1 // an empty range
-		}
-	}
-	if len(b.Packages) == 0 {
-		rep.message("error", "", "", "", fmt.Sprintf("no package to test matches %s", strings.Join(o.packages, " ")))
-	}
-	builds := r.startBuilds(b.Packages, func(p *rewrite.Package) bool { return len(testsOf(p)) > 0 })
-	// The run budget counts the time the test binaries explore, not the
-	// builds: testsLeft are the test functions of the packages not run yet.
-	var explored time.Duration
-	testsLeft := 0
-	for _, pkg := range b.Packages {
-		testsLeft += len(testsOf(pkg))
-	}
-	if rep.progress != nil {
-		rep.progress.plan(testsLeft, o.runBudget)
-	}
-	for i, pkg := range b.Packages {
-		testsLeft -= len(testsOf(pkg))
-		if ctx.Err() != nil {
-			break
-		}
-		tests := testsOf(pkg)
-		switch {
-		case since != nil && since.unaffected[pkg.ImportPath]:
-			rep.pkgLine("ok", pkg.ImportPath, "[not run: the change cannot reach its tests]")
-			continue
-		case len(pkg.Tests) == 0:
-			rep.pkgLine("?", pkg.ImportPath, "[no test files]")
-			continue
-		case len(selected(pkg.Tests)) == 0:
-			rep.pkgLine("ok", pkg.ImportPath, "[no tests to run]")
-			continue
-		case len(tests) == 0:
-			continue // other shards' tests
-		}
-		r.timeout = testTimeout(o.gotest.timeout, o.budget, len(tests))
-		bin, ok := r.builtPackage(pkg, r.takeBuild(builds[i]))
-		if !ok {
-			continue
-		}
-		start := time.Now()
-		rep.pkgStart(pkg.ImportPath)
-		bugs0, errs0, unexplored0 := r.bugs, rep.errors, len(rep.notExplored)
-		keep := func(test string) bool {
-			if !contains(pkg.Tests, test) {
-				return o.shardIndex <= 1 // to warn once
-			}
-			return contains(tests, test) && (!byRange || o.shardIndex == 1)
-		}
-		r.regressions(i, pkg, bin, runRe, skipRe, keep)
-		run := explorePattern(o.run)
-		if mine != nil || since != nil {
-			run = testsPattern(tests, o.run)
-		}
-		cfg := wire.Config{
-			Mode: "explore", Package: pkg.ImportPath, Strategy: o.strategy, Seed: o.seed,
-			Schedules: o.schedules, BudgetNS: int64(o.budget), Bound: o.bound, Depth: o.depth, States: o.states,
-			DFSRB: o.dfsrb, Walk: o.walks, KeepGoing: o.keepGoing, MaxSteps: o.maxSteps, Races: o.races,
-			TraceDir: packageTraceDir(traceDir, pkg.ImportPath), State: stateDir, Deps: r.deps && !r.depsLeft[pkg.ImportPath],
-			UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay, MinimizeNS: int64(o.minimize),
-			TimerEarly: o.timerEarly, LeakGrace: o.leakGrace,
-			CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "", Guide: guide,
-		}
-		if o.runBudget > 0 {
-			cfg.RunBudgetNS, cfg.RunTests = int64(max(o.runBudget-explored, 0)), testsLeft+len(tests)
-		}
-		if rep.cov != nil {
-			rep.cov.addPackage(pkg)
-		}
-		if since != nil {
-			cfg.Fragments = since.path
-		}
-		r.describePackage(i, pkg, &cfg)
-		if byRange {
-			cfg.Shard, cfg.Shards, cfg.Total = o.shardIndex, o.shards, o.schedules
-		}
-		if o.perProcess {
-			budget := o.budget
-			if cfg.RunBudgetNS > 0 {
-				// Its processes share the test's part of the run
-				// budget, divided here once for the package.
-				share := wire.RunShare(time.Duration(cfg.RunBudgetNS), cfg.RunTests)
-				if budget == 0 || share < budget {
-					budget = share
-				}
-				cfg.RunBudgetNS, cfg.RunTests = 0, 0
-			}
-			r.perProcess(i, pkg, bin, cfg, o.run, tests, wire.Limits{Schedules: o.schedules, Budget: budget, KeepGoing: o.keepGoing})
-		} else {
-			r.runTests(i, pkg, bin, cfg, run, tests, "")
-		}
-		explored += time.Since(start)
-		status, detail := pkgStatus(r.bugs-bugs0, rep.errors-errs0, len(rep.notExplored)-unexplored0)
-		rep.pkgResult(status, pkg.ImportPath, time.Since(start).Seconds(), detail)
-	}
-	if ctx.Err() != nil {
-		rep.message("error", "", "", "", "interrupted")
-	}
-	if rep.annot != nil {
-		if err := rep.annot.close(); err != nil {
-			rep.message("error", "", "", "", err.Error())
-		}
-	}
-	if rep.cov != nil {
-		header := fmt.Sprintf("Run: gosct test %s (strategy %s, seed %d).", strings.Join(args, " "), o.strategy, o.seed)
-		if err := rep.cov.write(header); err != nil {
-			rep.message("error", "", "", "", err.Error())
-		}
-	}
-	if since != nil {
-		since.report(rep)
-	}
-	rep.summary()
+	r := t.newRunner(ctx, rep, tmp, opts)
+	t.explore(r, guide.path)
+	t.finish(r, args)
 	return exitStatus(r.bugs+r.nondet, rep.errors)
 }
 
