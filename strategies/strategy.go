@@ -11,11 +11,13 @@
 //
 // One file per strategy: random.go, pct.go, dfs.go, bounded.go (preemption
 // and delay bounding), dfsrb.go, portfolio.go. Each registers itself from
-// init with one call to register (registry.go): its name, whether it is
-// systematic, its constructor. The command line, the runtime and the
+// init with one call to register (registry.go): its name, its constructor,
+// and what the programs that offer it need to know (Info: whether it is
+// systematic, the options it reads, how a search of it is divided among
+// machines, saved and split). The command line, the runtime and the
 // benchmark know the strategies only through that registry (New, Lookup,
-// All), and take the defaults of a run from it (DefaultStrategy,
-// DefaultSchedules).
+// All, Listed), never by a strategy's name, and take the defaults of a run
+// from it (DefaultStrategy, DefaultSchedules, ChangeStrategy).
 package strategies
 
 // Kind says what a scheduling point chooses between.
