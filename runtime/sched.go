@@ -635,12 +635,10 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.abortLocked(me, nil)
 			return nil
 		}
-		e.pt.Kind = strategies.Goroutine
-		e.pt.Current = -1 // the watchdog's decisions: nobody reached the point
+		cur := -1 // the watchdog's decisions: nobody reached the point
 		if me != nil {
-			e.pt.Current = me.id
+			cur = me.id
 		}
-		e.pt.Yield = yielded
 		if e.events {
 			e.describeChoices()
 			e.pt.Last = strategies.Event{Acc: e.extra}
@@ -660,20 +658,8 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		} else {
 			e.pt.Ops = nil
 		}
-		e.pt.Where = nil
-		if e.locate {
-			e.pt.Where = &e.loc
-		}
-		var i int
-		if e.fair.since == 0 || following(e.strat) {
-			i = e.strategyNext()
-		} else {
-			i = e.fair.choice(len(ch))
-		}
+		i := e.decide(strategies.Goroutine, cur, yielded, nil)
 		e.extra = e.extra[:0]
-		if i < 0 || i >= len(ch) {
-			i = 0
-		}
 		id := ch[i]
 		if id != strategies.Clock {
 			e.gs[id].nsteps++
@@ -685,11 +671,6 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			}
 			// The step about to run may change the objects it names.
 			e.st.touchAcc(e.pt.Events[i].Acc)
-		}
-		e.trail = append(e.trail, decision{strategies.Goroutine, int32(id), int32(e.pt.Current), strategies.Preempts(&e.pt, i)})
-		if e.set.detailed {
-			e.ops = append(e.ops, e.pt.Ops[i])
-			e.recordEnabled(ch)
 		}
 		e.progress.Add(1)
 		if !e.idle.since.IsZero() {
@@ -730,29 +711,19 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 	if len(ready) == 1 {
 		return ready[0]
 	}
-	e.pt.Kind = strategies.Case
 	e.pt.Choices = e.pt.Choices[:0]
 	for _, r := range ready {
 		e.pt.Choices = append(e.pt.Choices, r)
 	}
-	e.pt.Current = me.id
-	e.pt.Yield = false
 	e.pt.Ops = nil
 	if e.set.detailed {
 		for _, r := range ready {
 			e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: "select case " + itoa(r), Pos: me.where})
 		}
 	}
-	e.pt.Where = nil
-	e.pt.Events, e.pt.Last = nil, strategies.Event{}
-	i := e.strategyNext()
-	if i < 0 || i >= len(ready) {
-		i = 0
-	}
-	e.trail = append(e.trail, decision{strategies.Case, int32(ready[i]), int32(me.id), false})
+	i := e.decide(strategies.Case, me.id, false, nil)
 	e.learnt(me, uint64(ready[i]))
 	if e.set.detailed {
-		e.ops = append(e.ops, e.pt.Ops[i])
 		me.lastStep = e.addStep(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.internStack(me.stackText)})
 	}
 	return ready[i]
@@ -767,15 +738,11 @@ func (e *execution) chooseValue(me *goroutine, n int, what string) int {
 	if n <= 1 {
 		return 0
 	}
-	e.pt.Kind = strategies.Value
 	e.pt.Choices = e.pt.Choices[:0]
 	for v := 0; v < n; v++ {
 		e.pt.Choices = append(e.pt.Choices, v)
 	}
-	e.pt.Current = me.id
-	e.pt.Yield = false
 	e.pt.Ops = nil
-	e.pt.Where = nil
 	var op strategies.Op
 	if e.set.detailed {
 		op = strategies.Op{Name: what, Pos: callerPos()}
@@ -783,14 +750,9 @@ func (e *execution) chooseValue(me *goroutine, n int, what string) int {
 			e.pt.Ops = append(e.pt.Ops, op)
 		}
 	}
-	i := e.strategyNext()
-	if i < 0 || i >= n {
-		i = 0
-	}
-	e.trail = append(e.trail, decision{strategies.Value, int32(i), int32(me.id), false})
+	i := e.decide(strategies.Value, me.id, false, nil)
 	e.learnt(me, uint64(i))
 	if e.set.detailed {
-		e.ops = append(e.ops, op)
 		e.addStep(replay.Step{G: me.id, Op: what + " = " + itoa(i), Pos: op.Pos})
 	}
 	e.progress.Add(1)

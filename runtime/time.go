@@ -539,22 +539,13 @@ func sortTimers(ts []*vtimer) {
 //
 //go:norace
 func (e *execution) chooseTimer(n int) int {
-	e.pt.Kind = strategies.Case
 	e.pt.Choices = e.pt.Choices[:0]
 	for i := 0; i < n; i++ {
 		e.pt.Choices = append(e.pt.Choices, i)
 	}
-	e.pt.Current = strategies.Clock
-	e.pt.Yield = false
 	e.pt.Ops = nil
-	e.pt.Where = nil
-	i := e.strategyNext()
-	if i < 0 || i >= n {
-		i = 0
-	}
-	e.trail = append(e.trail, decision{strategies.Case, int32(i), strategies.Clock, false})
+	i := e.decide(strategies.Case, strategies.Clock, false, timerOp)
 	if e.set.detailed {
-		e.ops = append(e.ops, strategies.Op{Name: "timer " + itoa(i)})
 		e.addStep(replay.Step{G: -1, Op: "timer " + itoa(i) + " of " + itoa(n) + " due at the same instant fires first"})
 	}
 	return i
