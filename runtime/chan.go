@@ -218,7 +218,7 @@ func Send[E any](c chan<- E, v E) {
 		if sent, p := trySend(c, v); sent || p != nil {
 			if sent {
 				e.race.send(me, sendKey(c), cap(c))
-				e.pushed(cs, valueHash(&v))
+				e.ev.pushed(cs, valueHash(&v))
 			}
 			e.mu.Unlock()
 			if p != nil {
@@ -239,7 +239,7 @@ func Send[E any](c chan<- E, v E) {
 			}
 			if sent {
 				e.race.send(me, sendKey(c), cap(c))
-				e.pushed(cs, valueHash(&v))
+				e.ev.pushed(cs, valueHash(&v))
 			}
 			if sent || p != nil {
 				cs.sendq.remove(w)
@@ -316,7 +316,7 @@ func recv[E any](c <-chan E) (E, bool) {
 		if v, ok, got := tryRecv(c); got {
 			e.race.recv(me, chanKey(c), cap(c), ok)
 			if ok {
-				e.popped(cs)
+				e.ev.popped(cs)
 			}
 			e.mu.Unlock()
 			return v, ok
@@ -329,7 +329,7 @@ func recv[E any](c <-chan E) (E, bool) {
 			if got {
 				e.race.recv(me, chanKey(c), cap(c), ok)
 				if ok {
-					e.popped(cs)
+					e.ev.popped(cs)
 				}
 				v, w.ok, w.done = x, ok, true
 				cs.recvq.remove(w)
@@ -382,8 +382,8 @@ func recvFromSender[E any](e *execution, cs *chanState, c <-chan E) (v E, ok, go
 		if x, okx, gotx := tryRecv(c); gotx {
 			v, ok = x, okx
 			e.race.recv(me, chanKey(c), cap(c), okx)
-			e.popped(cs)
-			e.pushed(cs, valueHash(&sv))
+			e.ev.popped(cs)
+			e.ev.pushed(cs, valueHash(&sv))
 			tsanAbsorb(w.g) // before the real send that releases its value
 			trySend((chan<- E)(bidi(c)), sv)
 			tsanRelay(w.g) // its send completes after this receive

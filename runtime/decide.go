@@ -45,7 +45,7 @@ func (e *execution) decide(kind strategies.Kind, cur int, yield bool, op func(in
 		if e.locate {
 			e.pt.Where = &e.loc
 		}
-	} else if e.events {
+	} else if e.ev.on {
 		e.pt.Events, e.pt.Last = e.pt.Events[:0], strategies.Event{}
 	}
 	var i int
@@ -59,14 +59,17 @@ func (e *execution) decide(kind strategies.Kind, cur int, yield bool, op func(in
 	}
 	e.trail = append(e.trail, decision{kind, int32(e.pt.Choices[i]), int32(cur), strategies.Preempts(&e.pt, i)})
 	if e.set.detailed {
+		var o strategies.Op
 		if op != nil {
-			e.ops = append(e.ops, op(i))
+			o = op(i)
 		} else {
-			e.ops = append(e.ops, e.pt.Ops[i])
+			o = e.pt.Ops[i]
 		}
+		var enabled []int
 		if kind == strategies.Goroutine {
-			e.recordEnabled(e.pt.Choices)
+			enabled = e.pt.Choices
 		}
+		e.stepLog.decided(o, enabled, len(e.trail))
 	}
 	return i
 }

@@ -24,6 +24,25 @@ import (
 // goroutine was blocked and the clock moved (a barrier), uncontrolled code
 // readied a goroutine or took the token (global).
 
+// eventLog is what the runtime records of the steps for a strategy that
+// reasons about them (strategies.EventUser: Point.Events, Point.Last,
+// Point.State): the accesses of the choices' pending steps, the effects of
+// the step running now, and, when states are wanted, the objects they name
+// (st, states.go). It needs from the core only what its methods take: the
+// point and the goroutines to describe, and whether an operation would
+// only queue (queueing).
+type eventLog struct {
+	// on: the strategy asked for events (or states); states: for
+	// Point.State too, and st numbers the objects.
+	on, states bool
+	st         stTracker
+	// extra holds what the step running now did beyond its operation;
+	// accs and ends back Point.Events.
+	extra []strategies.Access
+	accs  []strategies.Access
+	ends  []int
+}
+
 // evRecord is what a goroutine's pending operation touches.
 type evRecord struct {
 	obj   unsafe.Pointer // the object (channel, mutex, variable, ...)
@@ -81,24 +100,30 @@ func (e *execution) yieldSelect(me *goroutine, cases []Case) bool {
 // addExtra adds an effect to the event of the step running now. Lock held.
 //
 //go:norace
-func (e *execution) addExtra(op strategies.AccessOp, obj unsafe.Pointer) {
-	if e.events {
-		e.extra = append(e.extra, strategies.Access{Op: op, Obj: uintptr(obj)})
+func (ev *eventLog) addExtra(op strategies.AccessOp, obj unsafe.Pointer) {
+	if ev.on {
+		ev.extra = append(ev.extra, strategies.Access{Op: op, Obj: uintptr(obj)})
 	}
-	if e.states && (op == strategies.OpBarrier || op == strategies.OpGlobal) {
-		e.st.all = true // the clock moved, or code we do not see ran
+	if ev.states && (op == strategies.OpBarrier || op == strategies.OpGlobal) {
+		ev.st.all = true // the clock moved, or code we do not see ran
 	}
 }
 
-// describeChoices fills e.pt.Events for the goroutines of e.pt.Choices.
-// Lock held.
+// queueing is what describeChoices needs from the object models: whether
+// a goroutine's pending operation would only queue it (onlyQueues).
+type queueing interface {
+	onlyQueues(g *goroutine) bool
+}
+
+// describeChoices fills pt.Events for the goroutines of pt.Choices (by id
+// in gs). Lock held.
 //
 //go:norace
-func (e *execution) describeChoices() {
-	e.evAcc = e.evAcc[:0]
-	ends := e.evEnds[:0]
-	for _, id := range e.pt.Choices {
-		start := len(e.evAcc)
+func (ev *eventLog) describeChoices(pt *strategies.Point, gs []*goroutine, q queueing) {
+	ev.accs = ev.accs[:0]
+	ends := ev.ends[:0]
+	for _, id := range pt.Choices {
+		start := len(ev.accs)
 		if id == strategies.Clock {
 			// A timer firing early (time.go) moves the clock, which
 			// every step may read (time.Now is no scheduling point
@@ -107,21 +132,21 @@ func (e *execution) describeChoices() {
 			// is decided only as it fires (fireEarly, chooseTimer):
 			// the firing conflicts with every step, which is sound
 			// and coarser than strategies.Clock's relation.
-			e.evAcc = e.acc(e.evAcc, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
-			ends = append(ends, len(e.evAcc))
+			ev.accs = ev.acc(ev.accs, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+			ends = append(ends, len(ev.accs))
 			continue
 		}
-		e.evAcc = e.describe(e.gs[id], e.evAcc)
-		if e.states {
-			e.mention(e.gs[id], e.evAcc[start:])
+		ev.accs = ev.describe(gs[id], ev.accs)
+		if ev.states {
+			ev.mention(gs[id], ev.accs[start:])
 		}
-		ends = append(ends, len(e.evAcc))
+		ends = append(ends, len(ev.accs))
 	}
-	e.evEnds = ends
-	e.pt.Events = e.pt.Events[:0]
+	ev.ends = ends
+	pt.Events = pt.Events[:0]
 	start := 0
 	for i, end := range ends {
-		e.pt.Events = append(e.pt.Events, strategies.Event{Acc: e.evAcc[start:end:end], Blocks: e.pt.Choices[i] != strategies.Clock && e.onlyQueues(e.gs[e.pt.Choices[i]])})
+		pt.Events = append(pt.Events, strategies.Event{Acc: ev.accs[start:end:end], Blocks: pt.Choices[i] != strategies.Clock && q.onlyQueues(gs[pt.Choices[i]])})
 		start = end
 	}
 }
@@ -162,51 +187,51 @@ func (e *execution) onlyQueues(g *goroutine) bool {
 // describe appends the accesses of g's pending step to dst. Lock held.
 //
 //go:norace
-func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies.Access {
+func (ev *eventLog) describe(g *goroutine, dst []strategies.Access) []strategies.Access {
 	r := &g.ev
 	if g.runJoin != nil {
-		dst = e.acc(dst, stNone, strategies.OpWrite, g.runJoin, 0)
+		dst = ev.acc(dst, stNone, strategies.OpWrite, g.runJoin, 0)
 	}
 	switch g.op {
 	case opStart:
 		if g.adopted {
-			dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+			dst = ev.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
 		}
 	case opSend:
-		dst = e.acc(dst, stChan, strategies.OpSend, r.obj, 0)
+		dst = ev.acc(dst, stChan, strategies.OpSend, r.obj, 0)
 	case opRecv:
-		dst = e.acc(dst, stChan, strategies.OpRecv, r.obj, 0)
+		dst = ev.acc(dst, stChan, strategies.OpRecv, r.obj, 0)
 	case opClose:
-		dst = e.acc(dst, stChan, strategies.OpClose, r.obj, 0)
+		dst = ev.acc(dst, stChan, strategies.OpClose, r.obj, 0)
 	case opLen:
-		dst = e.acc(dst, stChan, strategies.OpLen, r.obj, 0)
+		dst = ev.acc(dst, stChan, strategies.OpLen, r.obj, 0)
 	case opSelect:
 		for _, c := range r.cases {
 			if !c.isNil() {
-				dst = e.acc(dst, stChan, strategies.OpSelect, c.key(), 0)
+				dst = ev.acc(dst, stChan, strategies.OpSelect, c.key(), 0)
 			}
 		}
 	case opLock:
-		dst = e.acc(dst, stMutex, strategies.OpLock, r.obj, 0)
+		dst = ev.acc(dst, stMutex, strategies.OpLock, r.obj, 0)
 	case opRWLock:
-		dst = e.acc(dst, stRW, strategies.OpLock, r.obj, 0)
+		dst = ev.acc(dst, stRW, strategies.OpLock, r.obj, 0)
 	case opUnlock:
-		dst = e.acc(dst, stMutex, strategies.OpUnlock, r.obj, 0)
+		dst = ev.acc(dst, stMutex, strategies.OpUnlock, r.obj, 0)
 	case opRWUnlock:
-		dst = e.acc(dst, stRW, strategies.OpUnlock, r.obj, 0)
+		dst = ev.acc(dst, stRW, strategies.OpUnlock, r.obj, 0)
 	case opRLock:
-		dst = e.acc(dst, stRW, strategies.OpRLock, r.obj, 0)
+		dst = ev.acc(dst, stRW, strategies.OpRLock, r.obj, 0)
 	case opRUnlock:
-		dst = e.acc(dst, stRW, strategies.OpRUnlock, r.obj, 0)
+		dst = ev.acc(dst, stRW, strategies.OpRUnlock, r.obj, 0)
 	case opWaitGroup:
-		dst = e.acc(dst, stWG, strategies.OpWGAdd, r.obj, 0)
+		dst = ev.acc(dst, stWG, strategies.OpWGAdd, r.obj, 0)
 	case opWait:
-		dst = e.acc(dst, stWG, strategies.OpWGWait, r.obj, 0)
+		dst = ev.acc(dst, stWG, strategies.OpWGWait, r.obj, 0)
 	case opOnce:
-		dst = e.acc(dst, stOnce, strategies.OpOnce, r.obj, 0)
+		dst = ev.acc(dst, stOnce, strategies.OpOnce, r.obj, 0)
 	case opCondWait, opSignal, opBroadcast:
 		c := (*sync.Cond)(r.obj)
-		dst = e.acc(dst, stCond, eventOp(g.op), r.obj, 0)
+		dst = ev.acc(dst, stCond, eventOp(g.op), r.obj, 0)
 		// Wait unlocks L (it relocks L in a step of its own, once
 		// woken); a woken waiter queues on L. Neither acquires L, so
 		// the access is an OpUnlock: an OpLock would count as the
@@ -215,14 +240,14 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 		// goroutine's Lock: the lost signal).
 		switch k, p := classify(c.L); k {
 		case lkMutex:
-			dst = e.acc(dst, stMutex, strategies.OpUnlock, p, 0)
+			dst = ev.acc(dst, stMutex, strategies.OpUnlock, p, 0)
 		case lkRW:
-			dst = e.acc(dst, stRW, strategies.OpUnlock, p, 0)
+			dst = ev.acc(dst, stRW, strategies.OpUnlock, p, 0)
 		case lkRead:
-			dst = e.acc(dst, stRW, strategies.OpRLock, p, 0)
+			dst = ev.acc(dst, stRW, strategies.OpRLock, p, 0)
 		default:
 			if g.op == opCondWait {
-				dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+				dst = ev.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
 			}
 		}
 	case opAtomic, opAtomicLoad, opRead, opWrite:
@@ -234,15 +259,15 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 			size = 1
 		}
 		k := memKind(r.addr)
-		dst = e.acc(dst, k, eventOp(g.op), p, size)
-		if k == stMap && e.states {
-			e.st.objs[e.st.ords.get(uintptr(p))-1].m = r.addr
+		dst = ev.acc(dst, k, eventOp(g.op), p, size)
+		if k == stMap && ev.states {
+			ev.st.objs[ev.st.ords.get(uintptr(p))-1].m = r.addr
 		}
 	case opTimer:
 		vt := (*vtimer)(r.obj)
-		dst = e.acc(dst, stTimer, strategies.OpTimer, r.obj, 0)
+		dst = ev.acc(dst, stTimer, strategies.OpTimer, r.obj, 0)
 		if vt != nil && vt.ch != nil {
-			dst = e.acc(dst, stChan, strategies.OpTimer, chanKey((<-chan time.Time)(vt.ch)), 0)
+			dst = ev.acc(dst, stChan, strategies.OpTimer, chanKey((<-chan time.Time)(vt.ch)), 0)
 		}
 	case opCancel, opUncontrolled, opRun, opNone, opNumGoroutine, opStack, opYield:
 		// runtime.NumGoroutine and runtime.Stack observe every go
@@ -253,10 +278,10 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 		// an ordinary step, dpor and its sleep sets would take "its
 		// step, then another's" for the reverse order, which the
 		// forced switch makes impossible, and lose schedules).
-		dst = e.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
+		dst = ev.acc(dst, stNone, strategies.OpGlobal, unsafe.Pointer(&testObj), 0)
 	}
 	for _, o := range g.holds {
-		dst = e.acc(dst, stOnce, strategies.OpOnce, o, 0)
+		dst = ev.acc(dst, stOnce, strategies.OpOnce, o, 0)
 	}
 	return dst
 }
@@ -265,12 +290,12 @@ func (e *execution) describe(g *goroutine, dst []strategies.Access) []strategies
 // object, of kind k (stNone: not part of the state).
 //
 //go:norace
-func (e *execution) acc(dst []strategies.Access, k stKind, op strategies.AccessOp, p unsafe.Pointer, size uintptr) []strategies.Access {
+func (ev *eventLog) acc(dst []strategies.Access, k stKind, op strategies.AccessOp, p unsafe.Pointer, size uintptr) []strategies.Access {
 	if p == nil {
 		return dst
 	}
-	if e.states && k != stNone {
-		e.note(k, p, size)
+	if ev.states && k != stNone {
+		ev.note(k, p, size)
 	}
 	return append(dst, strategies.Access{Op: op, Obj: uintptr(p), Size: size})
 }

@@ -62,7 +62,7 @@ func (e *execution) finishMain(r any, returned bool) {
 	switch {
 	case r != nil:
 		if e.set.detailed {
-			e.stepExited(m, true)
+			e.stepLog.exited(m, true, len(e.trail), e.gs)
 		}
 		e.abortLocked(m, e.oracle.panicked(m, m == e.main, r, stack))
 	case e.aborting:
@@ -71,10 +71,10 @@ func (e *execution) finishMain(r any, returned bool) {
 		// for the grace period (time.go).
 		e.mainDone = true
 		e.clock.returned, e.clock.returnedAt = true, e.clock.now
-		e.addExtra(strategies.OpWrite, unsafe.Pointer(&testObj))
+		e.ev.addExtra(strategies.OpWrite, unsafe.Pointer(&testObj))
 		e.setState(m, gDone)
 		if e.set.detailed {
-			e.stepExited(m, false)
+			e.stepLog.exited(m, false, len(e.trail), e.gs)
 		}
 		e.handOff(m)
 		e.mu.Unlock()
@@ -90,8 +90,8 @@ func (e *execution) finishMain(r any, returned bool) {
 		}
 	}
 	e.bug = e.race.atEnd(e.bug, e.t, e.log)
-	if eu, ok := e.strat.(strategies.EventUser); ok && e.events {
-		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.extra}, Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.record.earlyWithheld, Values: e.in.drew.Load() != 0, Cut: e.cut})
+	if eu, ok := e.strat.(strategies.EventUser); ok && e.ev.on {
+		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.ev.extra}, Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.record.earlyWithheld, Values: e.in.drew.Load() != 0, Cut: e.cut})
 	}
 	e.teardown()
 	e.race.recycle()
@@ -212,7 +212,7 @@ func (e *execution) blockOnLock(me *goroutine, w lockWait, what string) bool {
 	if c := findLockCycle(me); c != nil {
 		me.waitObj = what
 		if e.set.detailed {
-			e.stepBlocked(me, what)
+			e.stepLog.blocked(me, what, len(e.trail), e.gs)
 		}
 		e.setState(me, gBlocked)
 		e.abortLocked(me, e.oracle.lockCycle(c))
@@ -296,7 +296,7 @@ func (e *execution) returnFromRun(me *goroutine) bool {
 	// epoch.
 	if c := me.runChild; c != nil {
 		me.runChild = nil
-		e.addExtra(strategies.OpWrite, unsafe.Pointer(c))
+		e.ev.addExtra(strategies.OpWrite, unsafe.Pointer(c))
 		me.runJoin = unsafe.Pointer(c)
 		e.race.fork(c, me)
 	}
@@ -511,8 +511,8 @@ func (e *execution) detachLocked(g *goroutine, progress int64, why string) bool 
 //
 //go:norace
 func (e *execution) noteDrawn(c control) {
-	if e.states {
-		e.learnt(e.cur.Load(), e.in.drawnState(c, e.clock.now, e.set.free))
+	if e.ev.states {
+		e.ev.learnt(e.cur.Load(), e.in.drawnState(c, e.clock.now, e.set.free))
 	}
 	e.in.markDrawn(c)
 }
@@ -585,7 +585,7 @@ func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eage
 //
 //go:norace
 func (e *execution) edge(k edgeKind, p unsafe.Pointer) {
-	e.noteObj(e.cur.Load(), p)
+	e.stepLog.noteObj(e.cur.Load(), p, len(e.trail))
 	switch k {
 	case acquireEdge:
 		goRaceAcquire(p)

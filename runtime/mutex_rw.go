@@ -234,7 +234,7 @@ func RUnlock(rw *sync.RWMutex) {
 		return
 	}
 	e.mu.Lock()
-	e.noteObj(me, ptrOf(rw)) // the step names the RWMutex, as RLock's does
+	e.stepLog.noteObj(me, ptrOf(rw), len(e.trail)) // the step names the RWMutex, as RLock's does
 	e.edge(releaseMergeEdge, rwReaders(rw))
 	if st := e.models.rw(rw); len(st.readers) == 0 && me.adopted {
 		// Read-locked outside the execution: see Unlock.

@@ -151,9 +151,7 @@ type execution struct {
 	// cut: a bug ended the execution in a goroutine's step (abortLocked).
 	cut     bool
 	trail   []decision
-	ops     []strategies.Op // detailed mode: the chosen goroutine's operation, per decision
-	enabled [][]int         // detailed mode: the choices of each goroutine decision, by its index (nil for the other kinds)
-	stepLog stepLog         // detailed mode: what each goroutine did (steps.go)
+	stepLog stepLog // detailed mode: the operation of each decision, what each goroutine did (steps.go)
 	pt      strategies.Point
 
 	// in are the execution's inputs: its random source's seed, its
@@ -193,15 +191,9 @@ type execution struct {
 	// for Go's race detector when they exit (finishMain).
 	tsanEnd uint8
 
-	// events is set when the strategy asked for events (events.go):
-	// extra holds what the step running now did beyond its operation,
-	// evAcc and evEnds back e.pt.Events.
-	events bool
-	states bool // Point.State is wanted: st numbers the objects (states.go)
-	st     stTracker
-	extra  []strategies.Access
-	evAcc  []strategies.Access
-	evEnds []int
+	// ev records the events (and states) the strategy asked for
+	// (events.go, states.go).
+	ev eventLog
 
 	// models are the channels', sync objects' and contexts' (models.go).
 	models models
@@ -233,13 +225,14 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	}
 	e.loc.gs = &e.gs
 	e.mu.own = &e.own
+	e.stepLog.on = set.detailed
 	e.clock.init()
 	e.models.init()
 	e.race.init(set.races, e, &e.over, &e.models.contexts)
 	if eu, ok := strat.(strategies.EventUser); ok {
 		w := eu.Wants()
-		e.events = w&(strategies.WantEvents|strategies.WantStates) != 0
-		e.states = w&strategies.WantStates != 0
+		e.ev.on = w&(strategies.WantEvents|strategies.WantStates) != 0
+		e.ev.states = w&strategies.WantStates != 0
 	}
 	return e
 }
@@ -333,7 +326,7 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 			e.idle.waiting.Store(0)
 			e.cur.Store(g)
 			e.idle.since = time.Time{}
-			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
+			e.ev.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			e.mu.Unlock()
 			return e, g
 		}
@@ -414,7 +407,7 @@ func (e *execution) setState(g *goroutine, s gstate) {
 		if e.set.detailed {
 			e.noteUncontrolled("uncontrolled code", "G"+itoa(g.id)+" ran in uncontrolled code after "+g.op.String(), g.where)
 		}
-		e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
+		e.ev.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 	}
 	g.state = s
 }
@@ -438,7 +431,7 @@ func (e *execution) ready(g *goroutine) {
 //go:norace
 func (e *execution) yield(me *goroutine, op opKind) bool {
 	me.op = op
-	if e.states {
+	if e.ev.states {
 		me.stack = stackHash()
 	}
 	if e.set.detailed {
@@ -502,7 +495,7 @@ func (e *execution) block(me *goroutine, what string) bool {
 	}
 	me.waitObj = what
 	if e.set.detailed {
-		e.stepBlocked(me, what)
+		e.stepLog.blocked(me, what, len(e.trail), e.gs)
 	}
 	e.setState(me, gBlocked)
 	tsanPark(me) // before the next goroutine can run: see park
@@ -639,11 +632,11 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		if me != nil {
 			cur = me.id
 		}
-		if e.events {
-			e.describeChoices()
-			e.pt.Last = strategies.Event{Acc: e.extra}
+		if e.ev.on {
+			e.ev.describeChoices(&e.pt, e.gs, e)
+			e.pt.Last = strategies.Event{Acc: e.ev.extra}
 		}
-		if e.states {
+		if e.ev.states {
 			e.pt.State = e.signature()
 		}
 		if e.set.detailed {
@@ -659,18 +652,18 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			e.pt.Ops = nil
 		}
 		i := e.decide(strategies.Goroutine, cur, yielded, nil)
-		e.extra = e.extra[:0]
+		e.ev.extra = e.ev.extra[:0]
 		id := ch[i]
 		if id != strategies.Clock {
 			e.gs[id].nsteps++
 			e.gs[id].runJoin = nil // its step is taken: subtests.go
 		}
-		if e.states && i < len(e.pt.Events) {
+		if e.ev.states && i < len(e.pt.Events) {
 			if id != strategies.Clock {
-				e.observed(e.gs[id], e.pt.Events[i].Acc)
+				e.ev.observed(e.gs[id], e.pt.Events[i].Acc)
 			}
 			// The step about to run may change the objects it names.
-			e.st.touchAcc(e.pt.Events[i].Acc)
+			e.ev.st.touchAcc(e.pt.Events[i].Acc)
 		}
 		e.progress.Add(1)
 		if !e.idle.since.IsZero() {
@@ -680,11 +673,11 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			// The clock's step: a timer fires, and the goroutine that
 			// reached the point is still there for the next decision.
 			e.clock.offered = 0
-			if e.states {
+			if e.ev.states {
 				// The clock moved: every timer's remaining time
 				// changed, and what fires touches objects no
 				// event named.
-				e.st.all = true
+				e.ev.st.all = true
 			}
 			e.clock.fireEarly(e, early)
 			e.lastProgress = e.steps
@@ -697,7 +690,7 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		e.gs[id].chosenAt = e.steps
 		e.clock.stepped(e, e.gs[id])
 		if e.set.detailed {
-			e.stepChosen(e.gs[id])
+			e.stepLog.chosen(e.gs[id], len(e.trail), e.gs)
 		}
 		return e.gs[id]
 	}
@@ -722,9 +715,9 @@ func (e *execution) chooseCase(me *goroutine, ready []int) int {
 		}
 	}
 	i := e.decide(strategies.Case, me.id, false, nil)
-	e.learnt(me, uint64(ready[i]))
+	e.ev.learnt(me, uint64(ready[i]))
 	if e.set.detailed {
-		me.lastStep = e.addStep(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.internStack(me.stackText)})
+		me.lastStep = e.stepLog.add(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.stepLog.internStack(me.stackText)}, len(e.trail), e.gs)
 	}
 	return ready[i]
 }
@@ -751,9 +744,9 @@ func (e *execution) chooseValue(me *goroutine, n int, what string) int {
 		}
 	}
 	i := e.decide(strategies.Value, me.id, false, nil)
-	e.learnt(me, uint64(i))
+	e.ev.learnt(me, uint64(i))
 	if e.set.detailed {
-		e.addStep(replay.Step{G: me.id, Op: what + " = " + itoa(i), Pos: op.Pos})
+		e.stepLog.add(replay.Step{G: me.id, Op: what + " = " + itoa(i), Pos: op.Pos}, len(e.trail), e.gs)
 	}
 	e.progress.Add(1)
 	return i
@@ -775,19 +768,19 @@ func (e *execution) handOff(me *goroutine) {
 			return
 		}
 		if e.pollAll() {
-			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
+			e.ev.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 			continue
 		}
 		reapDetached(e.gs, e.ndetached, e)
 		if e.ndetached == 0 && e.clock.advance(e) {
-			e.addExtra(strategies.OpBarrier, nil)
+			e.ev.addExtra(strategies.OpBarrier, nil)
 			continue
 		}
 		if e.waitExternal() {
 			return // the watchdog waits for uncontrolled code
 		}
 		if e.clock.advance(e) {
-			e.addExtra(strategies.OpBarrier, nil)
+			e.ev.addExtra(strategies.OpBarrier, nil)
 			continue
 		}
 		e.quiesce(me)
@@ -934,7 +927,7 @@ func (e *execution) wakeEager(fed bool) {
 				e.fedByUncontrolled(g)
 			}
 			e.setRunnable(g)
-			e.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
+			e.ev.addExtra(strategies.OpGlobal, unsafe.Pointer(&testObj))
 		}
 	}
 }
@@ -1065,4 +1058,13 @@ func (e *execution) raceAtomic(addr any, kind uint8, acquire, release bool) {
 		}
 	}
 	e.mu.Unlock()
+}
+
+// noteObj is the race detector's objNoter: the step log numbers the
+// object of g's step at the current decision, which only the core knows.
+// Lock held.
+//
+//go:norace
+func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
+	e.stepLog.noteObj(g, p, len(e.trail))
 }

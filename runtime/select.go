@@ -95,7 +95,7 @@ func (r *RecvCase[E]) finish(w *waiter) { r.OK = w.ok }
 //go:norace
 func (r *RecvCase[E]) buffered(e *execution, cs *chanState) {
 	if r.OK {
-		e.popped(cs)
+		e.ev.popped(cs)
 	}
 }
 
@@ -173,7 +173,7 @@ func (s *SendCase[E]) waiter(g *goroutine, st *selectState, idx int) *waiter {
 func (s *SendCase[E]) finish(w *waiter) {}
 
 //go:norace
-func (s *SendCase[E]) buffered(e *execution, cs *chanState) { e.pushed(cs, valueHash(&s.v)) }
+func (s *SendCase[E]) buffered(e *execution, cs *chanState) { e.ev.pushed(cs, valueHash(&s.v)) }
 
 //go:norace
 func (s *SendCase[E]) reflectCase() reflect.SelectCase {

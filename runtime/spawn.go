@@ -47,7 +47,7 @@ func (e *execution) spawnAs(parent *goroutine, pc uintptr, f func(), watcher boo
 	g := e.newGoroutine(parent.id, pc)
 	g.watcher = watcher
 	if e.set.detailed {
-		e.stepSpawned(parent, g, pos, stack)
+		e.stepLog.spawned(parent, g, pos, stack, len(e.trail), e.gs)
 	}
 	e.race.fork(parent, g)
 	e.mu.Unlock()
@@ -112,7 +112,7 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 		return
 	}
 	if e.set.detailed && !g.aborted && !e.aborting {
-		e.stepExited(g, r != nil)
+		e.stepLog.exited(g, r != nil, len(e.trail), e.gs)
 	}
 	if g.aborted {
 		e.waitAbort--

@@ -110,13 +110,13 @@ func (t *stTracker) touchAcc(acc []strategies.Access) {
 // note registers the object at p the first time it is named. Lock held.
 //
 //go:norace
-func (e *execution) note(kind stKind, p unsafe.Pointer, size uintptr) {
-	if e.st.ords.get(uintptr(p)) != 0 {
+func (ev *eventLog) note(kind stKind, p unsafe.Pointer, size uintptr) {
+	if ev.st.ords.get(uintptr(p)) != 0 {
 		return
 	}
-	e.st.objs = append(e.st.objs, stObj{kind: kind, p: p, size: size, dirty: true})
-	e.st.ords.put(uintptr(p), int32(len(e.st.objs)))
-	e.st.dirty = append(e.st.dirty, int32(len(e.st.objs)-1))
+	ev.st.objs = append(ev.st.objs, stObj{kind: kind, p: p, size: size, dirty: true})
+	ev.st.ords.put(uintptr(p), int32(len(ev.st.objs)))
+	ev.st.dirty = append(ev.st.dirty, int32(len(ev.st.objs)-1))
 }
 
 // mention adds to the names of the objects of g's pending step (acc, just
@@ -128,16 +128,16 @@ func (e *execution) note(kind stKind, p unsafe.Pointer, size uintptr) {
 // objects as they were first named would not. Lock held.
 //
 //go:norace
-func (e *execution) mention(g *goroutine, acc []strategies.Access) {
+func (ev *eventLog) mention(g *goroutine, acc []strategies.Access) {
 	k := g.nsteps + 1
 	if g.named == k {
 		return
 	}
 	g.named = k
 	for i, a := range acc {
-		if o := e.st.ords.get(a.Obj); o != 0 {
-			e.st.touch(o - 1)
-			e.st.objs[o-1].name += strategies.MentionHash(g.id, k, i)
+		if o := ev.st.ords.get(a.Obj); o != 0 {
+			ev.st.touch(o - 1)
+			ev.st.objs[o-1].name += strategies.MentionHash(g.id, k, i)
 		}
 	}
 }
@@ -146,15 +146,15 @@ func (e *execution) mention(g *goroutine, acc []strategies.Access) {
 // Lock held.
 //
 //go:norace
-func (e *execution) pushed(cs *chanState, h uint64) {
-	if e.states {
+func (ev *eventLog) pushed(cs *chanState, h uint64) {
+	if ev.states {
 		cs.vals = append(cs.vals, h)
 	}
 }
 
 //go:norace
-func (e *execution) popped(cs *chanState) {
-	if e.states && len(cs.vals) > 0 {
+func (ev *eventLog) popped(cs *chanState) {
+	if ev.states && len(cs.vals) > 0 {
 		cs.vals = deleteAt(cs.vals, 0)
 	}
 }
@@ -164,7 +164,7 @@ func (e *execution) popped(cs *chanState) {
 //
 //go:norace
 func (e *execution) caseDone(c Case) {
-	if e.states {
+	if e.ev.states {
 		c.buffered(e, e.models.chanOf(c.key()))
 	}
 }
@@ -172,9 +172,9 @@ func (e *execution) caseDone(c Case) {
 // nameOf is the name of the object at p, 0 if it has none.
 //
 //go:norace
-func (e *execution) nameOf(p unsafe.Pointer) uint64 {
-	if o := e.st.ords.get(uintptr(p)); o != 0 {
-		return e.st.objs[o-1].name
+func (ev *eventLog) nameOf(p unsafe.Pointer) uint64 {
+	if o := ev.st.ords.get(uintptr(p)); o != 0 {
+		return ev.st.objs[o-1].name
 	}
 	return 0
 }
@@ -208,26 +208,26 @@ func (e *execution) signature() uint64 {
 		}
 		h = mix(h, g.stack)
 		h = mix(h, uint64(g.nsteps))
-		h = mix(h, e.nameOf(g.ev.obj))
+		h = mix(h, e.ev.nameOf(g.ev.obj))
 		h = mix(h, g.seen)
 	}
 	// Where the random source and the map orders stand: the next draw.
 	h = mix(h, e.in.src.s)
 	h = mix(h, e.in.mapRanges)
 	// Objects in any order: the sum does not depend on it.
-	if e.st.all {
-		e.st.all = false
-		for i := range e.st.objs {
-			e.st.touch(int32(i))
+	if e.ev.st.all {
+		e.ev.st.all = false
+		for i := range e.ev.st.objs {
+			e.ev.st.touch(int32(i))
 		}
 	}
-	for _, i := range e.st.dirty {
-		o := &e.st.objs[i]
+	for _, i := range e.ev.st.dirty {
+		o := &e.ev.st.objs[i]
 		o.part, o.dirty = mix(o.name, e.objHash(o)), false
-		e.st.sum += o.part
+		e.ev.st.sum += o.part
 	}
-	e.st.dirty = e.st.dirty[:0]
-	h = mix(h, e.st.sum)
+	e.ev.st.dirty = e.ev.st.dirty[:0]
+	h = mix(h, e.ev.st.sum)
 	h = mix(h, uint64(e.clock.now))
 	for _, t := range e.clock.heap {
 		h = mix(h, uint64(t.when-e.clock.now))
@@ -236,7 +236,7 @@ func (e *execution) signature() uint64 {
 		case tkSleep:
 			h = mix(h, uint64(t.g.id))
 		case tkChan:
-			h = mix(h, e.nameOf(chanKey((<-chan time.Time)(t.ch))))
+			h = mix(h, e.ev.nameOf(chanKey((<-chan time.Time)(t.ch))))
 		}
 	}
 	if e.mainDone {
@@ -258,7 +258,7 @@ func (e *execution) signature() uint64 {
 // The objects' parts are those of the signature just computed. Lock held.
 //
 //go:norace
-func (e *execution) observed(g *goroutine, acc []strategies.Access) {
+func (ev *eventLog) observed(g *goroutine, acc []strategies.Access) {
 	if !g.ev.try {
 		switch g.op {
 		case opLock, opRWLock, opUnlock, opRWUnlock, opRLock, opRUnlock, opWaitGroup, opWait,
@@ -267,8 +267,8 @@ func (e *execution) observed(g *goroutine, acc []strategies.Access) {
 		}
 	}
 	for _, a := range acc {
-		if o := e.st.ords.get(a.Obj); o != 0 {
-			g.seen = mix(g.seen, e.st.objs[o-1].part)
+		if o := ev.st.ords.get(a.Obj); o != 0 {
+			g.seen = mix(g.seen, ev.st.objs[o-1].part)
 		}
 	}
 }
@@ -277,8 +277,8 @@ func (e *execution) observed(g *goroutine, acc []strategies.Access) {
 // held.
 //
 //go:norace
-func (e *execution) learnt(g *goroutine, v uint64) {
-	if e.states && g != nil {
+func (ev *eventLog) learnt(g *goroutine, v uint64) {
+	if ev.states && g != nil {
 		g.seen = mix(g.seen+1, v)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/gosct/gosct/replay"
+	"github.com/gosct/gosct/strategies"
 )
 
 // The steps of a detailed execution: the schedule as people read it (the
@@ -30,9 +31,20 @@ import (
 // the runtime models, numbered in order of first use), which is what the
 // causality checks of replay.CheckSteps follow.
 
-// stepLog is what a detailed execution records of its steps.
+// stepLog is what a detailed execution records of its steps. It needs
+// from the scheduler only what its methods take: the number of decisions
+// taken so far (at: a step belongs to the decision that led to it), and
+// the goroutines, whose step numbers it renumbers when it drops old rows.
 type stepLog struct {
-	rows []replay.Step
+	// on: the execution is detailed (settings.detailed); the objects of
+	// operations are numbered only then (noteObj).
+	on bool
+	// ops is the operation of each decision's choice, enabled the
+	// choices of each goroutine decision, by its index (nil for the
+	// other kinds).
+	ops     []strategies.Op
+	enabled [][]int
+	rows    []replay.Step
 	// objs numbers the objects the steps acted on; stacks are the
 	// distinct user stacks of the steps, stackIdx their index by hash.
 	objs     rmap[unsafe.Pointer, int]
@@ -50,46 +62,63 @@ const maxStepRows = 100_000
 // (1-based index). Lock held.
 //
 //go:norace
-func (e *execution) addStep(s replay.Step) int {
-	l := &e.stepLog
+func (l *stepLog) add(s replay.Step, at int, gs []*goroutine) int {
 	if len(l.rows) >= maxStepRows {
 		n := len(l.rows) / 2 // drop the first half
 		for i := 0; i < len(l.rows)-n; i++ {
 			l.rows[i] = l.rows[n+i]
 		}
 		l.rows = l.rows[:len(l.rows)-n]
-		for _, g := range e.gs {
+		for _, g := range gs {
 			g.lastStep = max(g.lastStep-n, 0)
 			g.blockedStep = max(g.blockedStep-n, 0)
 		}
 	}
-	s.Decision = len(e.trail)
+	s.Decision = at
 	l.rows = append(l.rows, s)
 	return len(l.rows)
+}
+
+// decided records the operation of the choice of decision at (1-based)
+// and, for a goroutine decision, its choices (enabled; nil for the other
+// kinds): a trace's reader (gosct confirm) tells from them where the
+// schedule departed from its default. No map and no copy: under -race
+// Go's runtime reports their accesses from where //go:norace does not
+// reach (slices.go). Lock held.
+//
+//go:norace
+func (l *stepLog) decided(op strategies.Op, enabled []int, at int) {
+	l.ops = append(l.ops, op)
+	if enabled != nil {
+		for len(l.enabled) < at-1 {
+			l.enabled = append(l.enabled, nil)
+		}
+		l.enabled = append(l.enabled, copyInts(enabled))
+	}
 }
 
 // step returns the step numbered i (1-based), or nil. Lock held.
 //
 //go:norace
-func (e *execution) step(i int) *replay.Step {
-	if i <= 0 || i > len(e.stepLog.rows) {
+func (l *stepLog) step(i int) *replay.Step {
+	if i <= 0 || i > len(l.rows) {
 		return nil
 	}
-	return &e.stepLog.rows[i-1]
+	return &l.rows[i-1]
 }
 
 // stepChosen records the step a goroutine decision gave g. Lock held.
 //
 //go:norace
-func (e *execution) stepChosen(g *goroutine) {
+func (l *stepLog) chosen(g *goroutine, at int, gs []*goroutine) {
 	if g.op == opGo {
 		return // g goes on from its go statement, a step of its own already
 	}
-	g.lastStep = e.addStep(replay.Step{G: g.id, Op: g.op.String(), Pos: g.where, Stack: e.internStack(g.stackText), Obj: g.pendObj})
+	g.lastStep = l.add(replay.Step{G: g.id, Op: g.op.String(), Pos: g.where, Stack: l.internStack(g.stackText), Obj: g.pendObj}, at, gs)
 	g.pendObj = 0
 	g.resumeOf, g.blockedStep = g.blockedStep, 0
-	if b := e.step(g.resumeOf); b != nil && b.Obj == 0 && b.Op == g.op.String() {
-		b.Obj = e.step(g.lastStep).Obj
+	if b := l.step(g.resumeOf); b != nil && b.Obj == 0 && b.Op == g.op.String() {
+		b.Obj = l.step(g.lastStep).Obj
 	}
 }
 
@@ -98,18 +127,18 @@ func (e *execution) stepChosen(g *goroutine) {
 // them: they get a step of their own. Lock held.
 //
 //go:norace
-func (e *execution) stepBlocked(me *goroutine, what string) {
+func (l *stepLog) blocked(me *goroutine, what string, at int, gs []*goroutine) {
 	if what == "" {
 		what = me.op.String()
 	}
-	if s := e.step(me.lastStep); s != nil && s.G == me.id && s.Decision == len(e.trail) && s.Op == me.op.String() && s.Blocked == "" {
+	if s := l.step(me.lastStep); s != nil && s.G == me.id && s.Decision == at && s.Op == me.op.String() && s.Blocked == "" {
 		s.Blocked = what
 	} else {
-		me.lastStep = e.addStep(replay.Step{G: me.id, Op: me.op.String(), Pos: me.where, Stack: e.internStack(me.stackText), Blocked: what})
+		me.lastStep = l.add(replay.Step{G: me.id, Op: me.op.String(), Pos: me.where, Stack: l.internStack(me.stackText), Blocked: what}, at, gs)
 	}
 	me.blockedStep = me.lastStep
-	if s := e.step(me.lastStep); s.Obj == 0 && me.opObj != nil {
-		s.Obj = e.objNum(me.opObj)
+	if s := l.step(me.lastStep); s.Obj == 0 && me.opObj != nil {
+		s.Obj = l.objNum(me.opObj)
 	}
 }
 
@@ -118,24 +147,24 @@ func (e *execution) stepBlocked(me *goroutine, what string) {
 // (time.AfterFunc). Lock held.
 //
 //go:norace
-func (e *execution) stepSpawned(parent, child *goroutine, pos, stack string) {
+func (l *stepLog) spawned(parent, child *goroutine, pos, stack string, at int, gs []*goroutine) {
 	s := replay.Step{G: -1, Op: "timer fires", Child: child.id, Pos: pos}
 	if parent != nil {
 		s.G, s.Op = parent.id, opGo.String()
 	}
-	s.Stack = e.internStack(stack)
-	e.addStep(s)
+	s.Stack = l.internStack(stack)
+	l.add(s, at, gs)
 }
 
 // stepExited records g's return (or its panic). Lock held.
 //
 //go:norace
-func (e *execution) stepExited(g *goroutine, panicked bool) {
+func (l *stepLog) exited(g *goroutine, panicked bool, at int, gs []*goroutine) {
 	op := "exit"
 	if panicked {
 		op = "panic"
 	}
-	e.addStep(replay.Step{G: g.id, Op: op})
+	l.add(replay.Step{G: g.id, Op: op}, at, gs)
 }
 
 // noteObj records that g's operation acted on the object at p: g's step
@@ -145,12 +174,12 @@ func (e *execution) stepExited(g *goroutine, panicked bool) {
 // held.
 //
 //go:norace
-func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
-	if !e.set.detailed || g == nil || p == nil {
+func (l *stepLog) noteObj(g *goroutine, p unsafe.Pointer, at int) {
+	if !l.on || g == nil || p == nil {
 		return
 	}
-	n := e.objNum(p)
-	s := e.step(g.lastStep)
+	n := l.objNum(p)
+	s := l.step(g.lastStep)
 	if s == nil || s.G != g.id {
 		g.pendObj = n
 		return
@@ -162,9 +191,9 @@ func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
 		g.pendObj = n // its next step completes the operation
 		return
 	}
-	if s.Decision == len(e.trail) && s.Obj == 0 {
+	if s.Decision == at && s.Obj == 0 {
 		s.Obj = n
-		if r := e.step(g.resumeOf); r != nil && r.G == g.id && r.Obj == 0 && r.Op == s.Op {
+		if r := l.step(g.resumeOf); r != nil && r.G == g.id && r.Obj == 0 && r.Op == s.Op {
 			r.Obj = n // the blocked attempt of the operation this step completed
 		}
 	}
@@ -174,11 +203,10 @@ func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
 // stacks, adding it if new; 0 for no stack.
 //
 //go:norace
-func (e *execution) internStack(stack string) int {
+func (l *stepLog) internStack(stack string) int {
 	if stack == "" {
 		return 0
 	}
-	l := &e.stepLog
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(stack); i++ {
 		h = (h ^ uint64(stack[i])) * 1099511628211
@@ -244,8 +272,7 @@ func where(me *goroutine) {
 // objNum numbers the object at p, in order of first use. Lock held.
 //
 //go:norace
-func (e *execution) objNum(p unsafe.Pointer) int {
-	l := &e.stepLog
+func (l *stepLog) objNum(p unsafe.Pointer) int {
 	n := l.objs.get(p)
 	if n == 0 {
 		l.nobjs++

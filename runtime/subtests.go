@@ -45,7 +45,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 	me.op = opRun
 	me.waitObj = "subtest " + name
 	if e.set.detailed {
-		e.stepBlocked(me, me.waitObj)
+		e.stepLog.blocked(me, me.waitObj, len(e.trail), e.gs)
 	}
 	e.setState(me, gBlocked)
 	e.subtests.reserve(me)

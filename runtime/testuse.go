@@ -28,7 +28,7 @@ func T(t *testing.T) *testing.T {
 	}
 	e.mu.Lock()
 	e.oracle.noteReport(t)
-	e.addExtra(strategies.OpRead, unsafe.Pointer(&testObj))
+	e.ev.addExtra(strategies.OpRead, unsafe.Pointer(&testObj))
 	if e.mainDone && me != e.main && !e.aborting {
 		e.abortLocked(me, e.oracle.lateUse(me, debug.Stack(), e.t.Name()))
 	}

@@ -368,7 +368,7 @@ func (c *clock) fireEarly(e *execution, t *vtimer) {
 	}
 	c.due = due[:0]
 	if op := e.record.noteEarly(t, c.now, e.runnable, c.timerWhat(e, t), e.set.detailed); op != "" {
-		e.addStep(replay.Step{G: -1, Op: op, Early: true})
+		e.stepLog.add(replay.Step{G: -1, Op: op, Early: true}, len(e.trail), e.gs)
 	}
 	c.moveTo(t.when, false)
 	c.disarm(t)
@@ -546,7 +546,7 @@ func (e *execution) chooseTimer(n int) int {
 	e.pt.Ops = nil
 	i := e.decide(strategies.Case, strategies.Clock, false, timerOp)
 	if e.set.detailed {
-		e.addStep(replay.Step{G: -1, Op: "timer " + itoa(i) + " of " + itoa(n) + " due at the same instant fires first"})
+		e.stepLog.add(replay.Step{G: -1, Op: "timer " + itoa(i) + " of " + itoa(n) + " due at the same instant fires first"}, len(e.trail), e.gs)
 	}
 	return i
 }
@@ -617,7 +617,7 @@ func (c *clock) fire(e *execution, t *vtimer) {
 		}
 		g := e.newGoroutine(t.owner, t.pc)
 		if e.set.detailed {
-			e.stepSpawned(nil, g, g.creationSite(), "")
+			e.stepLog.spawned(nil, g, g.creationSite(), "", len(e.trail), e.gs)
 		}
 		e.race.forkFrom(g, timerKey(t))
 		// Not a go statement here: it would order f after whichever
@@ -664,7 +664,7 @@ func runtimeSend[E any](e *execution, c chan E, v E) bool {
 	sent, _ := trySend((chan<- E)(c), v)
 	raceEnable()
 	if sent {
-		e.pushed(cs, valueHash(&v))
+		e.ev.pushed(cs, valueHash(&v))
 	}
 	return sent
 }

@@ -77,7 +77,7 @@ func Sleep(d time.Duration) {
 	// visible to other goroutines, and blocking hands the token on anyway.
 	me.op = opSleep
 	me.ev = evRecord{}
-	if e.states {
+	if e.ev.states {
 		me.stack = stackHash()
 	}
 	if e.set.detailed {
@@ -326,7 +326,7 @@ func (c *clock) stop(e *execution, vt *vtimer) bool {
 	active := c.disarm(vt)
 	if vt.kind == tkChan && !asyncTimerChans && drain(vt.ch) {
 		active = true
-		e.popped(e.models.chanOf(chanKey((<-chan time.Time)(vt.ch))))
+		e.ev.popped(e.models.chanOf(chanKey((<-chan time.Time)(vt.ch))))
 	}
 	return active
 }

@@ -151,10 +151,10 @@ func (x *explorer) trace(e, detail *execution) *replay.Trace {
 				td.ChargedNS += int64(e.record.charges[ci].d)
 			}
 		}
-		if detail != nil && i < len(detail.ops) {
-			td.Op, td.Pos = detail.ops[i].Name, detail.ops[i].Pos
-			if i < len(detail.enabled) {
-				td.Enabled = copyInts(detail.enabled[i])
+		if detail != nil && i < len(detail.stepLog.ops) {
+			td.Op, td.Pos = detail.stepLog.ops[i].Name, detail.stepLog.ops[i].Pos
+			if i < len(detail.stepLog.enabled) {
+				td.Enabled = copyInts(detail.stepLog.enabled[i])
 			}
 		}
 		tr.Decisions = append(tr.Decisions, td)
@@ -311,20 +311,6 @@ func (x *explorer) files() map[string]string {
 		}
 	})
 	return x.fileHash
-}
-
-// recordEnabled keeps, in detailed mode, the choices of the goroutine
-// decision just taken (the last of the trail): a trace's reader (gosct
-// confirm) tells from them where the schedule departed from its default.
-// No map and no copy: under -race Go's runtime reports their accesses
-// from where //go:norace does not reach (slices.go).
-//
-//go:norace
-func (e *execution) recordEnabled(ch []int) {
-	for len(e.enabled) < len(e.trail)-1 {
-		e.enabled = append(e.enabled, nil)
-	}
-	e.enabled = append(e.enabled, copyInts(ch))
 }
 
 // copyInts returns a copy of s, element by element (slices.go).
