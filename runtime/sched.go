@@ -6,7 +6,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/strategies"
 )
 
@@ -694,62 +693,6 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 		}
 		return e.gs[id]
 	}
-}
-
-// chooseCase asks the strategy which of the ready select cases fires.
-// Lock held.
-//
-//go:norace
-func (e *execution) chooseCase(me *goroutine, ready []int) int {
-	if len(ready) == 1 {
-		return ready[0]
-	}
-	e.pt.Choices = e.pt.Choices[:0]
-	for _, r := range ready {
-		e.pt.Choices = append(e.pt.Choices, r)
-	}
-	e.pt.Ops = nil
-	if e.set.detailed {
-		for _, r := range ready {
-			e.pt.Ops = append(e.pt.Ops, strategies.Op{Name: "select case " + itoa(r), Pos: me.where})
-		}
-	}
-	i := e.decide(strategies.Case, me.id, false, nil)
-	e.ev.learnt(me, uint64(ready[i]))
-	if e.set.detailed {
-		me.lastStep = e.stepLog.add(replay.Step{G: me.id, Op: e.pt.Ops[i].Name, Pos: me.where, Stack: e.stepLog.internStack(me.stackText)}, len(e.trail), e.gs)
-	}
-	return ready[i]
-}
-
-// chooseValue asks the strategy for the result of a small-range random
-// draw of me, one of 0..n-1 (a decision of kind value); what names the
-// draw ("rand.Intn(3)"). Lock held.
-//
-//go:norace
-func (e *execution) chooseValue(me *goroutine, n int, what string) int {
-	if n <= 1 {
-		return 0
-	}
-	e.pt.Choices = e.pt.Choices[:0]
-	for v := 0; v < n; v++ {
-		e.pt.Choices = append(e.pt.Choices, v)
-	}
-	e.pt.Ops = nil
-	var op strategies.Op
-	if e.set.detailed {
-		op = strategies.Op{Name: what, Pos: callerPos()}
-		for v := 0; v < n; v++ {
-			e.pt.Ops = append(e.pt.Ops, op)
-		}
-	}
-	i := e.decide(strategies.Value, me.id, false, nil)
-	e.ev.learnt(me, uint64(i))
-	if e.set.detailed {
-		e.stepLog.add(replay.Step{G: me.id, Op: what + " = " + itoa(i), Pos: op.Pos}, len(e.trail), e.gs)
-	}
-	e.progress.Add(1)
-	return i
 }
 
 // handOff passes the token on after me stopped being runnable (blocked,

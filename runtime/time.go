@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gosct/gosct/replay"
-	"github.com/gosct/gosct/strategies"
 )
 
 // The virtual clock. Time in an execution is virtual: it starts at the
@@ -531,24 +530,6 @@ func sortTimers(ts []*vtimer) {
 			ts[j], ts[j-1] = ts[j-1], ts[j]
 		}
 	}
-}
-
-// chooseTimer asks the strategy which of n timers due at the same instant
-// fires first: a Case decision whose Current is strategies.Clock. Lock
-// held.
-//
-//go:norace
-func (e *execution) chooseTimer(n int) int {
-	e.pt.Choices = e.pt.Choices[:0]
-	for i := 0; i < n; i++ {
-		e.pt.Choices = append(e.pt.Choices, i)
-	}
-	e.pt.Ops = nil
-	i := e.decide(strategies.Case, strategies.Clock, false, timerOp)
-	if e.set.detailed {
-		e.stepLog.add(replay.Step{G: -1, Op: "timer " + itoa(i) + " of " + itoa(n) + " due at the same instant fires first"}, len(e.trail), e.gs)
-	}
-	return i
 }
 
 // looping reports whether t, armed or re-armed after the test returned,
