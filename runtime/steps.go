@@ -58,8 +58,9 @@ type stepLog struct {
 // that matter to a reader are the last ones (where its bug is).
 const maxStepRows = 100_000
 
-// addStep appends a step at the current decision and returns its number
-// (1-based index). Lock held.
+// add appends a step at decision at (the number of decisions taken) and
+// returns its number (1-based index); the step numbers the goroutines gs
+// keep shift when old rows are dropped. Lock held.
 //
 //go:norace
 func (l *stepLog) add(s replay.Step, at int, gs []*goroutine) int {
@@ -107,7 +108,7 @@ func (l *stepLog) step(i int) *replay.Step {
 	return &l.rows[i-1]
 }
 
-// stepChosen records the step a goroutine decision gave g. Lock held.
+// chosen records the step a goroutine decision gave g. Lock held.
 //
 //go:norace
 func (l *stepLog) chosen(g *goroutine, at int, gs []*goroutine) {
@@ -122,7 +123,7 @@ func (l *stepLog) chosen(g *goroutine, at int, gs []*goroutine) {
 	}
 }
 
-// stepBlocked marks me's step blocked on what: the operation it is at could
+// blocked marks me's step blocked on what: the operation it is at could
 // not complete. Sleep and friends block without a scheduling point before
 // them: they get a step of their own. Lock held.
 //
@@ -142,7 +143,7 @@ func (l *stepLog) blocked(me *goroutine, what string, at int, gs []*goroutine) {
 	}
 }
 
-// stepSpawned records parent's go statement at pos (with parent's stack),
+// spawned records parent's go statement at pos (with parent's stack),
 // which created child; parent is nil for a goroutine the clock started
 // (time.AfterFunc). Lock held.
 //
@@ -156,7 +157,7 @@ func (l *stepLog) spawned(parent, child *goroutine, pos, stack string, at int, g
 	l.add(s, at, gs)
 }
 
-// stepExited records g's return (or its panic). Lock held.
+// exited records g's return (or its panic). Lock held.
 //
 //go:norace
 func (l *stepLog) exited(g *goroutine, panicked bool, at int, gs []*goroutine) {
