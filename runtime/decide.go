@@ -1,6 +1,10 @@
 package runtime
 
 import (
+	"reflect"
+	"sync"
+	"time"
+
 	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/strategies"
 )
@@ -149,4 +153,163 @@ func (e *execution) chooseTimer(n int) int {
 		e.stepLog.add(replay.Step{G: -1, Op: "timer " + itoa(i) + " of " + itoa(n) + " due at the same instant fires first"}, len(e.trail), e.gs)
 	}
 	return i
+}
+
+// What a goroutine point tells a strategy beyond its choices reads every
+// part of the execution: whether a pending operation only queues (the
+// Blocks of Point.Events), and the signature of the state (Point.State).
+
+// onlyQueues (queueing, for Event.Blocks) reports whether g's pending operation would block now with
+// no effect but queueing g: a Lock of a held Mutex, a writer's Lock of an
+// RWMutex another writer holds or waits for (not one that readers hold:
+// that writer announces itself, and new readers then wait). Not when
+// blocking would close a cycle of lock waits: that ends the execution
+// with a deadlock (cycle.go), which running the others first can hide (a
+// goroutine locking a mutex it holds, beside a test about to return).
+// Lock held.
+//
+//go:norace
+func (e *execution) onlyQueues(g *goroutine) bool {
+	if g.ev.try {
+		return false
+	}
+	var st *mutexState
+	switch g.op {
+	case opLock:
+		st = e.models.mutexes.get((*sync.Mutex)(g.ev.obj))
+	case opRWLock:
+		if rw := e.models.rws.get((*sync.RWMutex)(g.ev.obj)); rw != nil {
+			st = &rw.w
+		}
+	}
+	if st == nil || !st.locked {
+		return false
+	}
+	saved := g.lockWait
+	g.lockWait = lockWait{m: st}
+	cycle := findLockCycle(g) != nil
+	g.lockWait = saved
+	return !cycle
+}
+
+// signature hashes the state of the execution (states.go); 0 when
+// uncontrolled code ran. It reads every part: the goroutines, the sources,
+// the objects (objHash), the clock. Lock held.
+//
+//go:norace
+func (e *execution) signature() uint64 {
+	if e.uncontrolled || e.ndetached > 0 || e.eagerPollers > 0 {
+		return 0
+	}
+	h := uint64(len(e.gs))
+	for _, g := range e.gs {
+		h = mix(h, uint64(g.state)<<8|uint64(g.op))
+		if g.state == gDone {
+			continue
+		}
+		h = mix(h, g.stack)
+		h = mix(h, uint64(g.nsteps))
+		h = mix(h, e.ev.nameOf(g.ev.obj))
+		h = mix(h, g.seen)
+	}
+	// Where the random source and the map orders stand: the next draw.
+	h = mix(h, e.in.src.s)
+	h = mix(h, e.in.mapRanges)
+	h = mix(h, e.ev.st.objectsSum(e))
+	h = mix(h, uint64(e.clock.now))
+	for _, t := range e.clock.heap {
+		h = mix(h, uint64(t.when-e.clock.now))
+		h = mix(h, uint64(t.kind)<<32|uint64(t.period))
+		switch t.kind {
+		case tkSleep:
+			h = mix(h, uint64(t.g.id))
+		case tkChan:
+			h = mix(h, e.ev.nameOf(chanKey((<-chan time.Time)(t.ch))))
+		}
+	}
+	if e.mainDone {
+		h = mix(h, 1)
+	}
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+// objHash hashes the state of one numbered object, as the object models
+// and the clock hold it (objHasher). Lock held.
+//
+//go:norace
+func (e *execution) objHash(o *stObj) uint64 {
+	switch o.kind {
+	case stMem:
+		return hashMem(o.p, o.size)
+	case stMap:
+		if raceEnabled {
+			return 0 // reading the map would be a race report (see mapHash)
+		}
+		return hashValue(reflect.ValueOf(o.m), 0)
+	case stChan:
+		cs := e.models.chans.get(o.p)
+		if cs == nil {
+			return 0
+		}
+		h := uint64(len(cs.vals))
+		for _, v := range cs.vals {
+			h = mix(h, v)
+		}
+		if cs.closed {
+			h = mix(h, 1)
+		}
+		h = mix(h, waitqHash(cs.recvq))
+		return mix(h, waitqHash(cs.sendq))
+	case stMutex:
+		return mutexHash(e.models.mutex((*sync.Mutex)(o.p)))
+	case stRW:
+		st := e.models.rw((*sync.RWMutex)(o.p))
+		h := mix(mutexHash(&st.w), uint64(st.writer))
+		h = mix(h, gid(st.wg))
+		h = mix(h, idSetHash(st.readers))
+		for _, w := range st.blocked {
+			h = mix(h, uint64(w.g.id))
+		}
+		return h
+	case stWG:
+		st := e.models.wg((*sync.WaitGroup)(o.p))
+		h := mix(uint64(st.n), uint64(len(st.waiters)))
+		if st.zeroing {
+			h = mix(h, 1)
+		}
+		return h
+	case stOnce:
+		// Not created here: creating a Once's state has effects (the
+		// Onces carried between executions), and a Do not yet run has
+		// the state the real Once says.
+		st := e.models.onces.get((*sync.Once)(o.p))
+		if st == nil {
+			st = &onceState{}
+			if realOnceDone((*sync.Once)(o.p)) && !e.in.fresh.has((*sync.Once)(o.p)) {
+				st.state = onceDone
+			}
+		}
+		return mix(mix(uint64(st.state), gid(st.runner)), idSetHash(st.waiters))
+	case stCond:
+		st := e.models.cond((*sync.Cond)(o.p))
+		h := uint64(len(st.waiters))
+		for _, w := range st.waiters {
+			h = mix(h, uint64(w.g.id))
+		}
+		return h
+	case stTimer:
+		vt := (*vtimer)(o.p)
+		h := mix(uint64(vt.when-e.clock.now), uint64(vt.period))
+		if vt.idx >= 0 {
+			h = mix(h, 1)
+		}
+		if vt.fired {
+			h = mix(h, 2)
+		}
+		return h
+	}
+	return 0
 }

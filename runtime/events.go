@@ -56,47 +56,6 @@ type evRecord struct {
 // the test goroutine's last step writes it, t.Log and friends read it.
 var testObj byte
 
-// yieldOn is yield for an operation on the object at obj.
-//
-//go:norace
-func (e *execution) yieldOn(me *goroutine, op opKind, obj unsafe.Pointer) bool {
-	me.ev = evRecord{obj: obj}
-	return e.yield(me, op)
-}
-
-// yieldTry is yieldOn for an operation that never blocks (TryLock).
-//
-//go:norace
-func (e *execution) yieldTry(me *goroutine, op opKind, obj unsafe.Pointer) bool {
-	me.ev = evRecord{obj: obj, try: true}
-	return e.yield(me, op)
-}
-
-// yieldMem is yield for a memory access of size bytes at p.
-//
-//go:norace
-func (e *execution) yieldMem(me *goroutine, op opKind, p unsafe.Pointer, size uintptr) bool {
-	me.ev = evRecord{obj: p, size: size}
-	return e.yield(me, op)
-}
-
-// yieldAny is yield for an operation on the object addr (a pointer, a
-// map, a sync.Map), whose size is found only if events are wanted.
-//
-//go:norace
-func (e *execution) yieldAny(me *goroutine, op opKind, addr any) bool {
-	me.ev = evRecord{addr: addr}
-	return e.yield(me, op)
-}
-
-// yieldSelect is yield for a select over cases.
-//
-//go:norace
-func (e *execution) yieldSelect(me *goroutine, cases []Case) bool {
-	me.ev = evRecord{cases: cases}
-	return e.yield(me, opSelect)
-}
-
 // addExtra adds an effect to the event of the step running now. Lock held.
 //
 //go:norace
@@ -149,39 +108,6 @@ func (ev *eventLog) describeChoices(pt *strategies.Point, gs []*goroutine, q que
 		pt.Events = append(pt.Events, strategies.Event{Acc: ev.accs[start:end:end], Blocks: pt.Choices[i] != strategies.Clock && q.onlyQueues(gs[pt.Choices[i]])})
 		start = end
 	}
-}
-
-// onlyQueues reports whether g's pending operation would block now with
-// no effect but queueing g: a Lock of a held Mutex, a writer's Lock of an
-// RWMutex another writer holds or waits for (not one that readers hold:
-// that writer announces itself, and new readers then wait). Not when
-// blocking would close a cycle of lock waits: that ends the execution
-// with a deadlock (cycle.go), which running the others first can hide (a
-// goroutine locking a mutex it holds, beside a test about to return).
-// Lock held.
-//
-//go:norace
-func (e *execution) onlyQueues(g *goroutine) bool {
-	if g.ev.try {
-		return false
-	}
-	var st *mutexState
-	switch g.op {
-	case opLock:
-		st = e.models.mutexes.get((*sync.Mutex)(g.ev.obj))
-	case opRWLock:
-		if rw := e.models.rws.get((*sync.RWMutex)(g.ev.obj)); rw != nil {
-			st = &rw.w
-		}
-	}
-	if st == nil || !st.locked {
-		return false
-	}
-	saved := g.lockWait
-	g.lockWait = lockWait{m: st}
-	cycle := findLockCycle(g) != nil
-	g.lockWait = saved
-	return !cycle
 }
 
 // describe appends the accesses of g's pending step to dst. Lock held.

@@ -4,8 +4,6 @@ import (
 	"math"
 	"reflect"
 	goruntime "runtime"
-	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/gosct/gosct/strategies"
@@ -159,16 +157,6 @@ func (ev *eventLog) popped(cs *chanState) {
 	}
 }
 
-// caseDone notes the buffer change of a select case that went through the
-// real channel. Lock held.
-//
-//go:norace
-func (e *execution) caseDone(c Case) {
-	if e.ev.states {
-		c.buffered(e, e.models.chanOf(c.key()))
-	}
-}
-
 // nameOf is the name of the object at p, 0 if it has none.
 //
 //go:norace
@@ -192,60 +180,32 @@ func stackHash() uint64 {
 	return h
 }
 
-// signature hashes the state of the execution; 0 when uncontrolled code
-// ran. Lock held.
+// objHasher hashes the state of a numbered object: the object models and
+// the clock hold it (execution.objHash).
+type objHasher interface {
+	objHash(o *stObj) uint64
+}
+
+// objectsSum brings the objects' part of the signature up to date (the
+// objects dirty, or all of them after a barrier) and returns it. Lock
+// held.
 //
 //go:norace
-func (e *execution) signature() uint64 {
-	if e.uncontrolled || e.ndetached > 0 || e.eagerPollers > 0 {
-		return 0
-	}
-	h := uint64(len(e.gs))
-	for _, g := range e.gs {
-		h = mix(h, uint64(g.state)<<8|uint64(g.op))
-		if g.state == gDone {
-			continue
-		}
-		h = mix(h, g.stack)
-		h = mix(h, uint64(g.nsteps))
-		h = mix(h, e.ev.nameOf(g.ev.obj))
-		h = mix(h, g.seen)
-	}
-	// Where the random source and the map orders stand: the next draw.
-	h = mix(h, e.in.src.s)
-	h = mix(h, e.in.mapRanges)
+func (t *stTracker) objectsSum(hs objHasher) uint64 {
 	// Objects in any order: the sum does not depend on it.
-	if e.ev.st.all {
-		e.ev.st.all = false
-		for i := range e.ev.st.objs {
-			e.ev.st.touch(int32(i))
+	if t.all {
+		t.all = false
+		for i := range t.objs {
+			t.touch(int32(i))
 		}
 	}
-	for _, i := range e.ev.st.dirty {
-		o := &e.ev.st.objs[i]
-		o.part, o.dirty = mix(o.name, e.objHash(o)), false
-		e.ev.st.sum += o.part
+	for _, i := range t.dirty {
+		o := &t.objs[i]
+		o.part, o.dirty = mix(o.name, hs.objHash(o)), false
+		t.sum += o.part
 	}
-	e.ev.st.dirty = e.ev.st.dirty[:0]
-	h = mix(h, e.ev.st.sum)
-	h = mix(h, uint64(e.clock.now))
-	for _, t := range e.clock.heap {
-		h = mix(h, uint64(t.when-e.clock.now))
-		h = mix(h, uint64(t.kind)<<32|uint64(t.period))
-		switch t.kind {
-		case tkSleep:
-			h = mix(h, uint64(t.g.id))
-		case tkChan:
-			h = mix(h, e.ev.nameOf(chanKey((<-chan time.Time)(t.ch))))
-		}
-	}
-	if e.mainDone {
-		h = mix(h, 1)
-	}
-	if h == 0 {
-		h = 1
-	}
-	return h
+	t.dirty = t.dirty[:0]
+	return t.sum
 }
 
 // observed folds into g's history (goroutine.seen) what the step it was
@@ -281,83 +241,6 @@ func (ev *eventLog) learnt(g *goroutine, v uint64) {
 	if ev.states && g != nil {
 		g.seen = mix(g.seen+1, v)
 	}
-}
-
-// objHash hashes the state of one numbered object. Lock held.
-//
-//go:norace
-func (e *execution) objHash(o *stObj) uint64 {
-	switch o.kind {
-	case stMem:
-		return hashMem(o.p, o.size)
-	case stMap:
-		if raceEnabled {
-			return 0 // reading the map would be a race report (see mapHash)
-		}
-		return hashValue(reflect.ValueOf(o.m), 0)
-	case stChan:
-		cs := e.models.chans.get(o.p)
-		if cs == nil {
-			return 0
-		}
-		h := uint64(len(cs.vals))
-		for _, v := range cs.vals {
-			h = mix(h, v)
-		}
-		if cs.closed {
-			h = mix(h, 1)
-		}
-		h = mix(h, waitqHash(cs.recvq))
-		return mix(h, waitqHash(cs.sendq))
-	case stMutex:
-		return mutexHash(e.models.mutex((*sync.Mutex)(o.p)))
-	case stRW:
-		st := e.models.rw((*sync.RWMutex)(o.p))
-		h := mix(mutexHash(&st.w), uint64(st.writer))
-		h = mix(h, gid(st.wg))
-		h = mix(h, idSetHash(st.readers))
-		for _, w := range st.blocked {
-			h = mix(h, uint64(w.g.id))
-		}
-		return h
-	case stWG:
-		st := e.models.wg((*sync.WaitGroup)(o.p))
-		h := mix(uint64(st.n), uint64(len(st.waiters)))
-		if st.zeroing {
-			h = mix(h, 1)
-		}
-		return h
-	case stOnce:
-		// Not created here: creating a Once's state has effects (the
-		// Onces carried between executions), and a Do not yet run has
-		// the state the real Once says.
-		st := e.models.onces.get((*sync.Once)(o.p))
-		if st == nil {
-			st = &onceState{}
-			if realOnceDone((*sync.Once)(o.p)) && !e.in.fresh.has((*sync.Once)(o.p)) {
-				st.state = onceDone
-			}
-		}
-		return mix(mix(uint64(st.state), gid(st.runner)), idSetHash(st.waiters))
-	case stCond:
-		st := e.models.cond((*sync.Cond)(o.p))
-		h := uint64(len(st.waiters))
-		for _, w := range st.waiters {
-			h = mix(h, uint64(w.g.id))
-		}
-		return h
-	case stTimer:
-		vt := (*vtimer)(o.p)
-		h := mix(uint64(vt.when-e.clock.now), uint64(vt.period))
-		if vt.idx >= 0 {
-			h = mix(h, 1)
-		}
-		if vt.fired {
-			h = mix(h, 2)
-		}
-		return h
-	}
-	return 0
 }
 
 //go:norace
