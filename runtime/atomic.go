@@ -23,7 +23,7 @@ import "unsafe"
 //
 //go:norace
 func Atomic(addr any) Token {
-	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
+	if e, me := enter(); e != nil && e.yieldEv(me, opAtomic, evRecord{addr: addr}) {
 		e.raceAtomic(addr, accWrite, true, true)
 	}
 	return Token{}
@@ -36,7 +36,7 @@ func Atomic(addr any) Token {
 //
 //go:norace
 func AtomicLoad(addr any) Token {
-	if e, me := enter(); e != nil && e.yieldAny(me, opAtomicLoad, addr) {
+	if e, me := enter(); e != nil && e.yieldEv(me, opAtomicLoad, evRecord{addr: addr}) {
 		e.raceAtomic(addr, accRead, true, false)
 	}
 	return Token{}
@@ -46,7 +46,7 @@ func AtomicLoad(addr any) Token {
 //
 //go:norace
 func AtomicStore(addr any) Token {
-	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
+	if e, me := enter(); e != nil && e.yieldEv(me, opAtomic, evRecord{addr: addr}) {
 		e.raceAtomic(addr, accWrite, false, true)
 	}
 	return Token{}
@@ -57,7 +57,7 @@ func AtomicStore(addr any) Token {
 //
 //go:norace
 func AtomicCAS(addr any) Token {
-	if e, me := enter(); e != nil && e.yieldAny(me, opAtomic, addr) {
+	if e, me := enter(); e != nil && e.yieldEv(me, opAtomic, evRecord{addr: addr}) {
 		e.raceAtomic(addr, accWrite, true, false)
 		e.mu.Lock()
 		e.race.hb.pending = dataPtr(addr)

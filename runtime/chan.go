@@ -188,7 +188,7 @@ func tryRecv[E any](c <-chan E) (v E, ok, got bool) {
 //go:norace
 func Send[E any](c chan<- E, v E) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opSend, sendKey(c)) {
+	if e == nil || !e.yieldEv(me, opSend, evRecord{obj: sendKey(c)}) {
 		c <- v
 		return
 	}
@@ -295,7 +295,7 @@ func Recv2[E any](c <-chan E) (E, bool) { return recv(c) }
 //go:norace
 func recv[E any](c <-chan E) (E, bool) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opRecv, chanKey(c)) {
+	if e == nil || !e.yieldEv(me, opRecv, evRecord{obj: chanKey(c)}) {
 		v, ok := <-c
 		return v, ok
 	}
@@ -419,7 +419,7 @@ var (
 //go:norace
 func Close[E any](c chan<- E) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opClose, sendKey(c)) || c == nil {
+	if e == nil || !e.yieldEv(me, opClose, evRecord{obj: sendKey(c)}) || c == nil {
 		close(c)
 		return
 	}
@@ -462,7 +462,7 @@ func tryClose[E any](c chan<- E) (p any) {
 //
 //go:norace
 func Len[E any](c <-chan E) int {
-	if e, me := enter(); e != nil && e.yieldOn(me, opLen, chanKey(c)) && e.models.syncTimerChan(&e.mu, chanKey(c)) {
+	if e, me := enter(); e != nil && e.yieldEv(me, opLen, evRecord{obj: chanKey(c)}) && e.models.syncTimerChan(&e.mu, chanKey(c)) {
 		return 0
 	}
 	return len(c)

@@ -80,7 +80,7 @@ func (m *models) lockModel(s scheduler, mu *rtMutex, me *goroutine, k lockerKind
 //go:norace
 func CondWait(c *sync.Cond) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opCondWait, ptrOf(c)) {
+	if e == nil || !e.yieldEv(me, opCondWait, evRecord{obj: ptrOf(c)}) {
 		c.Wait()
 		return
 	}
@@ -154,7 +154,7 @@ func (m *models) wake(s scheduler, c *sync.Cond, w *syncWaiter) {
 //go:norace
 func Signal(c *sync.Cond) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opSignal, ptrOf(c)) {
+	if e == nil || !e.yieldEv(me, opSignal, evRecord{obj: ptrOf(c)}) {
 		c.Signal()
 		return
 	}
@@ -177,7 +177,7 @@ func Signal(c *sync.Cond) {
 //go:norace
 func Broadcast(c *sync.Cond) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opBroadcast, ptrOf(c)) {
+	if e == nil || !e.yieldEv(me, opBroadcast, evRecord{obj: ptrOf(c)}) {
 		c.Broadcast()
 		return
 	}

@@ -11,10 +11,10 @@ import (
 
 // Events: what each step does, for the strategies that reason about which
 // steps commute (strategies.EventUser: dpor). A hook records the object of
-// its operation on the goroutine before its scheduling point (yieldOn,
-// yieldMem, ...: two or three words, always), and only when the
-// execution's strategy asked for events does choose turn the records of
-// the enabled goroutines into strategies.Events. A goroutine blocked in an
+// its operation on the goroutine before its scheduling point (yieldEv: two or
+// three words, always), and only when the execution's strategy asked for
+// events does choose turn the records of the enabled goroutines into
+// strategies.Events. A goroutine blocked in an
 // operation keeps its record, which describes the step that completes it
 // once it is readied.
 //

@@ -29,7 +29,7 @@ type Token struct{}
 // with no site: the report names the access by its position only).
 func Load[T any](p *T) T {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yieldMem(me, opRead, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
+		if e.set.accessPoints && !e.yieldEv(me, opRead, evRecord{obj: unsafe.Pointer(p), size: unsafe.Sizeof(*p)}) {
 			return *p
 		}
 		e.access(unsafe.Pointer(p), unsafe.Sizeof(*p), accRead|accCov, nil)
@@ -41,7 +41,7 @@ func Load[T any](p *T) T {
 // site s.
 func LoadAt[T any](p *T, s *Site) T {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yieldMem(me, opRead, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
+		if e.set.accessPoints && !e.yieldEv(me, opRead, evRecord{obj: unsafe.Pointer(p), size: unsafe.Sizeof(*p)}) {
 			return *p
 		}
 		e.access(unsafe.Pointer(p), unsafe.Sizeof(*p), accRead|accCov, s)
@@ -53,7 +53,7 @@ func LoadAt[T any](p *T, s *Site) T {
 // (StoreAt with no site).
 func Store[T any](p *T, v T) {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yieldMem(me, opWrite, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
+		if e.set.accessPoints && !e.yieldEv(me, opWrite, evRecord{obj: unsafe.Pointer(p), size: unsafe.Sizeof(*p)}) {
 			*p = v
 			return
 		}
@@ -66,7 +66,7 @@ func Store[T any](p *T, v T) {
 // made at site s.
 func StoreAt[T any](p *T, v T, s *Site) {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yieldMem(me, opWrite, unsafe.Pointer(p), unsafe.Sizeof(*p)) {
+		if e.set.accessPoints && !e.yieldEv(me, opWrite, evRecord{obj: unsafe.Pointer(p), size: unsafe.Sizeof(*p)}) {
 			*p = v
 			return
 		}
@@ -87,7 +87,7 @@ func Read(addr any) Token { return ReadAt(addr, nil) }
 //go:norace
 func ReadAt(addr any, s *Site) Token {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yieldAny(me, opRead, addr) {
+		if e.set.accessPoints && !e.yieldEv(me, opRead, evRecord{addr: addr}) {
 			return Token{}
 		}
 		if e.race.on() {
@@ -109,7 +109,7 @@ func Write(addr any) Token { return WriteAt(addr, nil) }
 //go:norace
 func WriteAt(addr any, s *Site) Token {
 	if e, me := enter(); e != nil {
-		if e.set.accessPoints && !e.yieldAny(me, opWrite, addr) {
+		if e.set.accessPoints && !e.yieldEv(me, opWrite, evRecord{addr: addr}) {
 			return Token{}
 		}
 		if e.race.on() {

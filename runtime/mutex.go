@@ -64,7 +64,7 @@ func (st *mutexState) release(s scheduler) {
 //go:norace
 func Lock(m *sync.Mutex) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opLock, ptrOf(m)) {
+	if e == nil || !e.yieldEv(me, opLock, evRecord{obj: ptrOf(m)}) {
 		m.Lock()
 		return
 	}
@@ -83,7 +83,7 @@ func Lock(m *sync.Mutex) {
 //go:norace
 func TryLock(m *sync.Mutex) bool {
 	e, me := enter()
-	if e == nil || !e.yieldTry(me, opLock, ptrOf(m)) {
+	if e == nil || !e.yieldEv(me, opLock, evRecord{obj: ptrOf(m), try: true}) {
 		return m.TryLock()
 	}
 	e.mu.Lock()
@@ -103,7 +103,7 @@ func TryLock(m *sync.Mutex) bool {
 //go:norace
 func Unlock(m *sync.Mutex) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opUnlock, ptrOf(m)) {
+	if e == nil || !e.yieldEv(me, opUnlock, evRecord{obj: ptrOf(m)}) {
 		unlockLeftover(m)
 		return
 	}

@@ -122,7 +122,7 @@ func (st *rwState) runlock(s scheduler, me *goroutine) string {
 //go:norace
 func RWLock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opRWLock, ptrOf(rw)) {
+	if e == nil || !e.yieldEv(me, opRWLock, evRecord{obj: ptrOf(rw)}) {
 		rw.Lock()
 		return
 	}
@@ -142,7 +142,7 @@ func RWLock(rw *sync.RWMutex) {
 //go:norace
 func RWTryLock(rw *sync.RWMutex) bool {
 	e, me := enter()
-	if e == nil || !e.yieldTry(me, opRWLock, ptrOf(rw)) {
+	if e == nil || !e.yieldEv(me, opRWLock, evRecord{obj: ptrOf(rw), try: true}) {
 		return rw.TryLock()
 	}
 	e.mu.Lock()
@@ -166,7 +166,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 //go:norace
 func RWUnlock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opRWUnlock, ptrOf(rw)) {
+	if e == nil || !e.yieldEv(me, opRWUnlock, evRecord{obj: ptrOf(rw)}) {
 		rwUnlockLeftover(rw)
 		return
 	}
@@ -190,7 +190,7 @@ func RWUnlock(rw *sync.RWMutex) {
 //go:norace
 func RLock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opRLock, ptrOf(rw)) {
+	if e == nil || !e.yieldEv(me, opRLock, evRecord{obj: ptrOf(rw)}) {
 		rw.RLock()
 		return
 	}
@@ -209,7 +209,7 @@ func RLock(rw *sync.RWMutex) {
 //go:norace
 func TryRLock(rw *sync.RWMutex) bool {
 	e, me := enter()
-	if e == nil || !e.yieldTry(me, opRLock, ptrOf(rw)) {
+	if e == nil || !e.yieldEv(me, opRLock, evRecord{obj: ptrOf(rw), try: true}) {
 		return rw.TryRLock()
 	}
 	e.mu.Lock()
@@ -229,7 +229,7 @@ func TryRLock(rw *sync.RWMutex) bool {
 //go:norace
 func RUnlock(rw *sync.RWMutex) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opRUnlock, ptrOf(rw)) {
+	if e == nil || !e.yieldEv(me, opRUnlock, evRecord{obj: ptrOf(rw)}) {
 		rUnlockLeftover(rw)
 		return
 	}

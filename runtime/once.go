@@ -116,7 +116,7 @@ func realOnceDone(o *sync.Once) bool {
 //go:norace
 func Do(o *sync.Once, f func()) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opOnce, ptrOf(o)) {
+	if e == nil || !e.yieldEv(me, opOnce, evRecord{obj: ptrOf(o)}) {
 		o.Do(f)
 		return
 	}

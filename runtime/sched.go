@@ -1012,49 +1012,18 @@ func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
 	e.stepLog.noteObj(g, p, len(e.trail))
 }
 
-// The hooks' entries to yield: each records what the goroutine's pending
-// operation touches (evRecord, for the events of events.go) before the
-// scheduling point, which only the core can hand on.
-
-// yieldOn is yield for an operation on the object at obj.
+// yieldEv is the hooks' entry to yield: it records what the goroutine's
+// pending operation touches (evRecord, for the events of events.go) before
+// the scheduling point, which only the core can hand on: the object at obj
+// (try for an operation that never blocks, TryLock; size for a memory
+// access), or the object addr as the hook got it (a pointer, a map, a
+// sync.Map, whose size is found only if events are wanted), or a
+// select's cases.
 //
 //go:norace
-func (e *execution) yieldOn(me *goroutine, op opKind, obj unsafe.Pointer) bool {
-	me.ev = evRecord{obj: obj}
+func (e *execution) yieldEv(me *goroutine, op opKind, ev evRecord) bool {
+	me.ev = ev
 	return e.yield(me, op)
-}
-
-// yieldTry is yieldOn for an operation that never blocks (TryLock).
-//
-//go:norace
-func (e *execution) yieldTry(me *goroutine, op opKind, obj unsafe.Pointer) bool {
-	me.ev = evRecord{obj: obj, try: true}
-	return e.yield(me, op)
-}
-
-// yieldMem is yield for a memory access of size bytes at p.
-//
-//go:norace
-func (e *execution) yieldMem(me *goroutine, op opKind, p unsafe.Pointer, size uintptr) bool {
-	me.ev = evRecord{obj: p, size: size}
-	return e.yield(me, op)
-}
-
-// yieldAny is yield for an operation on the object addr (a pointer, a
-// map, a sync.Map), whose size is found only if events are wanted.
-//
-//go:norace
-func (e *execution) yieldAny(me *goroutine, op opKind, addr any) bool {
-	me.ev = evRecord{addr: addr}
-	return e.yield(me, op)
-}
-
-// yieldSelect is yield for a select over cases.
-//
-//go:norace
-func (e *execution) yieldSelect(me *goroutine, cases []Case) bool {
-	me.ev = evRecord{cases: cases}
-	return e.yield(me, opSelect)
 }
 
 // caseDone notes, for the state signatures (states.go), the buffer change

@@ -192,7 +192,7 @@ func (s *SendCase[E]) setRecv(reflect.Value, bool) {}
 //go:norace
 func Select(hasDefault bool, cases ...Case) int {
 	e, me := enter()
-	if e == nil || !e.yieldSelect(me, cases) {
+	if e == nil || !e.yieldEv(me, opSelect, evRecord{cases: cases}) {
 		return selectReal(hasDefault, cases)
 	}
 	if e.race.on() {

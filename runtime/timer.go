@@ -256,7 +256,7 @@ func modelTicker(t *time.Ticker) (*execution, *goroutine, *vtimer) {
 //go:norace
 func TimerStop(t *time.Timer) bool {
 	e, me, vt := modelTimer(t)
-	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
+	if vt == nil || !e.yieldEv(me, opTimer, evRecord{obj: ptrOf(vt)}) {
 		return realTimerStop(t)
 	}
 	e.mu.Lock()
@@ -270,7 +270,7 @@ func TimerStop(t *time.Timer) bool {
 //go:norace
 func TimerReset(t *time.Timer, d time.Duration) bool {
 	e, me, vt := modelTimer(t)
-	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
+	if vt == nil || !e.yieldEv(me, opTimer, evRecord{obj: ptrOf(vt)}) {
 		return realTimerReset(t, d)
 	}
 	e.mu.Lock()
@@ -288,7 +288,7 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 //go:norace
 func TickerStop(tk *time.Ticker) {
 	e, me, vt := modelTicker(tk)
-	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
+	if vt == nil || !e.yieldEv(me, opTimer, evRecord{obj: ptrOf(vt)}) {
 		tk.Stop() // the real method; a no-op on a ticker it did not make
 		return
 	}
@@ -306,7 +306,7 @@ func TickerReset(tk *time.Ticker, d time.Duration) {
 		panic("non-positive interval for Ticker.Reset")
 	}
 	e, me, vt := modelTicker(tk)
-	if vt == nil || !e.yieldOn(me, opTimer, ptrOf(vt)) {
+	if vt == nil || !e.yieldEv(me, opTimer, evRecord{obj: ptrOf(vt)}) {
 		if tk == nil || initialized(reflect.ValueOf(tk).Elem(), "initTicker") {
 			tk.Reset(d)
 		}

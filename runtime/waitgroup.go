@@ -44,7 +44,7 @@ const (
 //go:norace
 func Add(wg *sync.WaitGroup, delta int) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opWaitGroup, ptrOf(wg)) {
+	if e == nil || !e.yieldEv(me, opWaitGroup, evRecord{obj: ptrOf(wg)}) {
 		addLeftover(wg, delta)
 		return
 	}
@@ -80,7 +80,7 @@ func Add(wg *sync.WaitGroup, delta int) {
 	st.zeroing = true
 	nw := len(st.waiters)
 	e.mu.Unlock()
-	if !e.yieldOn(me, opWaitGroup, ptrOf(wg)) {
+	if !e.yieldEv(me, opWaitGroup, evRecord{obj: ptrOf(wg)}) {
 		return
 	}
 	e.mu.Lock()
@@ -106,7 +106,7 @@ func Done(wg *sync.WaitGroup) { Add(wg, -1) }
 //go:norace
 func Wait(wg *sync.WaitGroup) {
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opWait, ptrOf(wg)) {
+	if e == nil || !e.yieldEv(me, opWait, evRecord{obj: ptrOf(wg)}) {
 		wg.Wait()
 		return
 	}
@@ -148,7 +148,7 @@ func WaitGroupGo(wg *sync.WaitGroup, f func()) {
 		f()
 	}
 	e, me := enter()
-	if e == nil || !e.yieldOn(me, opWaitGroup, ptrOf(wg)) {
+	if e == nil || !e.yieldEv(me, opWaitGroup, evRecord{obj: ptrOf(wg)}) {
 		addLeftover(wg, 1)
 		go body()
 		return
