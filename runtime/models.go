@@ -61,3 +61,36 @@ const (
 	releaseEdge                      // RaceRelease, the detector's release
 	releaseMergeEdge                 // RaceReleaseMerge, and its counterpart
 )
+
+// onlyQueues (queueing, for Event.Blocks) reports whether g's pending operation would block now with
+// no effect but queueing g: a Lock of a held Mutex, a writer's Lock of an
+// RWMutex another writer holds or waits for (not one that readers hold:
+// that writer announces itself, and new readers then wait). Not when
+// blocking would close a cycle of lock waits: that ends the execution
+// with a deadlock (cycle.go), which running the others first can hide (a
+// goroutine locking a mutex it holds, beside a test about to return).
+// Lock held.
+//
+//go:norace
+func (m *models) onlyQueues(g *goroutine) bool {
+	if g.ev.try {
+		return false
+	}
+	var st *mutexState
+	switch g.op {
+	case opLock:
+		st = m.mutexes.get((*sync.Mutex)(g.ev.obj))
+	case opRWLock:
+		if rw := m.rws.get((*sync.RWMutex)(g.ev.obj)); rw != nil {
+			st = &rw.w
+		}
+	}
+	if st == nil || !st.locked {
+		return false
+	}
+	saved := g.lockWait
+	g.lockWait = lockWait{m: st}
+	cycle := findLockCycle(g) != nil
+	g.lockWait = saved
+	return !cycle
+}

@@ -632,11 +632,11 @@ func (e *execution) choose(me *goroutine, yielded bool) *goroutine {
 			cur = me.id
 		}
 		if e.ev.on {
-			e.ev.describeChoices(&e.pt, e.gs, e)
+			e.ev.describeChoices(&e.pt, e.gs, &e.models)
 			e.pt.Last = strategies.Event{Acc: e.ev.extra}
 		}
 		if e.ev.states {
-			e.pt.State = e.signature()
+			e.pt.State = e.ev.signature(e.uncontrolled || e.ndetached > 0 || e.eagerPollers > 0, e.gs, &e.in, &e.clock, objStates{&e.models, e.in.fresh, e.clock.now}, e.mainDone)
 		}
 		if e.set.detailed {
 			e.pt.Ops = e.pt.Ops[:0]

@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	goruntime "runtime"
+	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/gosct/gosct/strategies"
@@ -181,7 +183,7 @@ func stackHash() uint64 {
 }
 
 // objHasher hashes the state of a numbered object: the object models and
-// the clock hold it (execution.objHash).
+// the clock hold it (objStates).
 type objHasher interface {
 	objHash(o *stObj) uint64
 }
@@ -376,4 +378,137 @@ func hashValue(v reflect.Value, depth int) uint64 {
 		return mix(h, uint64(v.Pointer()))
 	}
 	return h
+}
+
+// signature hashes the state of the execution (states.go); 0 when
+// uncontrolled code ran. It reads every part: the goroutines, the sources,
+// the objects (objs), the clock, and whether the test function returned.
+// Lock held.
+//
+//go:norace
+func (ev *eventLog) signature(uncontrolled bool, gs []*goroutine, in *programInputs, c *clock, objs objHasher, mainDone bool) uint64 {
+	if uncontrolled {
+		return 0
+	}
+	h := uint64(len(gs))
+	for _, g := range gs {
+		h = mix(h, uint64(g.state)<<8|uint64(g.op))
+		if g.state == gDone {
+			continue
+		}
+		h = mix(h, g.stack)
+		h = mix(h, uint64(g.nsteps))
+		h = mix(h, ev.nameOf(g.ev.obj))
+		h = mix(h, g.seen)
+	}
+	// Where the random source and the map orders stand: the next draw.
+	h = mix(h, in.src.s)
+	h = mix(h, in.mapRanges)
+	h = mix(h, ev.st.objectsSum(objs))
+	h = mix(h, uint64(c.now))
+	for _, t := range c.heap {
+		h = mix(h, uint64(t.when-c.now))
+		h = mix(h, uint64(t.kind)<<32|uint64(t.period))
+		switch t.kind {
+		case tkSleep:
+			h = mix(h, uint64(t.g.id))
+		case tkChan:
+			h = mix(h, ev.nameOf(chanKey((<-chan time.Time)(t.ch))))
+		}
+	}
+	if mainDone {
+		h = mix(h, 1)
+	}
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+// objStates is the objHasher of an execution: the object models hold the
+// objects' states, the program's inputs the Onces done by earlier
+// executions, and the clock the instant a timer's deadline is counted
+// from.
+type objStates struct {
+	models *models
+	fresh  *onceSet
+	now    time.Duration
+}
+
+// objHash hashes the state of one numbered object, as the object models
+// and the clock hold it. Lock held.
+//
+//go:norace
+func (s objStates) objHash(o *stObj) uint64 {
+	switch o.kind {
+	case stMem:
+		return hashMem(o.p, o.size)
+	case stMap:
+		if raceEnabled {
+			return 0 // reading the map would be a race report (see mapHash)
+		}
+		return hashValue(reflect.ValueOf(o.m), 0)
+	case stChan:
+		cs := s.models.chans.get(o.p)
+		if cs == nil {
+			return 0
+		}
+		h := uint64(len(cs.vals))
+		for _, v := range cs.vals {
+			h = mix(h, v)
+		}
+		if cs.closed {
+			h = mix(h, 1)
+		}
+		h = mix(h, waitqHash(cs.recvq))
+		return mix(h, waitqHash(cs.sendq))
+	case stMutex:
+		return mutexHash(s.models.mutex((*sync.Mutex)(o.p)))
+	case stRW:
+		st := s.models.rw((*sync.RWMutex)(o.p))
+		h := mix(mutexHash(&st.w), uint64(st.writer))
+		h = mix(h, gid(st.wg))
+		h = mix(h, idSetHash(st.readers))
+		for _, w := range st.blocked {
+			h = mix(h, uint64(w.g.id))
+		}
+		return h
+	case stWG:
+		st := s.models.wg((*sync.WaitGroup)(o.p))
+		h := mix(uint64(st.n), uint64(len(st.waiters)))
+		if st.zeroing {
+			h = mix(h, 1)
+		}
+		return h
+	case stOnce:
+		// Not created here: creating a Once's state has effects (the
+		// Onces carried between executions), and a Do not yet run has
+		// the state the real Once says.
+		st := s.models.onces.get((*sync.Once)(o.p))
+		if st == nil {
+			st = &onceState{}
+			if realOnceDone((*sync.Once)(o.p)) && !s.fresh.has((*sync.Once)(o.p)) {
+				st.state = onceDone
+			}
+		}
+		return mix(mix(uint64(st.state), gid(st.runner)), idSetHash(st.waiters))
+	case stCond:
+		st := s.models.cond((*sync.Cond)(o.p))
+		h := uint64(len(st.waiters))
+		for _, w := range st.waiters {
+			h = mix(h, uint64(w.g.id))
+		}
+		return h
+	case stTimer:
+		vt := (*vtimer)(o.p)
+		h := mix(uint64(vt.when-s.now), uint64(vt.period))
+		if vt.idx >= 0 {
+			h = mix(h, 1)
+		}
+		if vt.fired {
+			h = mix(h, 2)
+		}
+		return h
+	}
+	return 0
 }
