@@ -227,7 +227,7 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	e.stepLog.on = set.detailed
 	e.clock.init()
 	e.models.init()
-	e.race.init(set.races, e, &e.over, &e.models.contexts)
+	e.race.init(set.races, trailSteps{&e.stepLog, &e.trail}, &e.over, &e.models.contexts)
 	if eu, ok := strat.(strategies.EventUser); ok {
 		w := eu.Wants()
 		e.ev.on = w&(strategies.WantEvents|strategies.WantStates) != 0
@@ -1003,15 +1003,6 @@ func (e *execution) raceAtomic(addr any, kind uint8, acquire, release bool) {
 	e.mu.Unlock()
 }
 
-// noteObj is the race detector's objNoter: the step log numbers the
-// object of g's step at the current decision, which only the core knows.
-// Lock held.
-//
-//go:norace
-func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
-	e.stepLog.noteObj(g, p, len(e.trail))
-}
-
 // yieldEv is the hooks' entry to yield: it records what the goroutine's
 // pending operation touches (evRecord, for the events of events.go) before
 // the scheduling point, which only the core can hand on: the object at obj
@@ -1024,15 +1015,4 @@ func (e *execution) noteObj(g *goroutine, p unsafe.Pointer) {
 func (e *execution) yieldEv(me *goroutine, op opKind, ev evRecord) bool {
 	me.ev = ev
 	return e.yield(me, op)
-}
-
-// caseDone notes, for the state signatures (states.go), the buffer change
-// of a select case that went through the real channel: the case's model
-// updates the channel's state through the event log. Lock held.
-//
-//go:norace
-func (e *execution) caseDone(c Case) {
-	if e.ev.states {
-		c.buffered(e, e.models.chanOf(c.key()))
-	}
 }

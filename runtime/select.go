@@ -29,7 +29,7 @@ type Case interface {
 	isSend() bool
 	// buffered notes, for state signatures, what a case that went
 	// through the real channel did to its buffer. Lock held.
-	buffered(e *execution, cs *chanState)
+	buffered(ev *eventLog, cs *chanState)
 	reflectCase() reflect.SelectCase
 	setRecv(v reflect.Value, ok bool)
 }
@@ -70,7 +70,7 @@ func (r *RecvCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	ok, p := r.try()
 	if ok {
 		e.race.selected(e.cur.Load(), r)
-		e.caseDone(r)
+		e.ev.caseDone(r, &e.models)
 	}
 	return ok, p
 }
@@ -93,9 +93,9 @@ func (r *RecvCase[E]) waiter(g *goroutine, s *selectState, idx int) *waiter {
 func (r *RecvCase[E]) finish(w *waiter) { r.OK = w.ok }
 
 //go:norace
-func (r *RecvCase[E]) buffered(e *execution, cs *chanState) {
+func (r *RecvCase[E]) buffered(ev *eventLog, cs *chanState) {
 	if r.OK {
-		e.ev.popped(cs)
+		ev.popped(cs)
 	}
 }
 
@@ -156,7 +156,7 @@ func (s *SendCase[E]) commit(e *execution, cs *chanState) (bool, any) {
 	ok, p := s.try()
 	if ok {
 		e.race.selected(e.cur.Load(), s)
-		e.caseDone(s)
+		e.ev.caseDone(s, &e.models)
 	}
 	return ok, p
 }
@@ -173,7 +173,7 @@ func (s *SendCase[E]) waiter(g *goroutine, st *selectState, idx int) *waiter {
 func (s *SendCase[E]) finish(w *waiter) {}
 
 //go:norace
-func (s *SendCase[E]) buffered(e *execution, cs *chanState) { e.ev.pushed(cs, valueHash(&s.v)) }
+func (s *SendCase[E]) buffered(ev *eventLog, cs *chanState) { ev.pushed(cs, valueHash(&s.v)) }
 
 //go:norace
 func (s *SendCase[E]) reflectCase() reflect.SelectCase {
@@ -239,7 +239,7 @@ func Select(hasDefault bool, cases ...Case) int {
 			}
 			if ok {
 				e.race.selected(me, c)
-				e.caseDone(c)
+				e.ev.caseDone(c, &e.models)
 				e.mu.Unlock()
 				return i
 			}
@@ -378,7 +378,7 @@ func pollSelect(e *execution, me *goroutine, cases []Case, ws []*waiter, st *sel
 		ok, p := c.try()
 		if ok {
 			e.race.selected(me, c) // a receive relays what it acquired to me (detector.recv)
-			e.caseDone(c)
+			e.ev.caseDone(c, &e.models)
 		}
 		if ok || p != nil {
 			st.fired = i

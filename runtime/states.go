@@ -159,6 +159,17 @@ func (ev *eventLog) popped(cs *chanState) {
 	}
 }
 
+// caseDone notes the buffer change of a select case that went through
+// the real channel: the case's model updates the channel's state (in
+// models) through the event log. Lock held.
+//
+//go:norace
+func (ev *eventLog) caseDone(c Case, m *models) {
+	if ev.states {
+		c.buffered(ev, m.chanOf(c.key()))
+	}
+}
+
 // nameOf is the name of the object at p, 0 if it has none.
 //
 //go:norace

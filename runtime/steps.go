@@ -200,6 +200,21 @@ func (l *stepLog) noteObj(g *goroutine, p unsafe.Pointer, at int) {
 	}
 }
 
+// trailSteps is the step log as the race detector sees it (objNoter):
+// the current decision is the trail's length, which the core keeps.
+type trailSteps struct {
+	log   *stepLog
+	trail *[]decision
+}
+
+// noteObj numbers the object of g's step at the current decision. Lock
+// held.
+//
+//go:norace
+func (t trailSteps) noteObj(g *goroutine, p unsafe.Pointer) {
+	t.log.noteObj(g, p, len(*t.trail))
+}
+
 // internStack returns 1 + the index of stack among the execution's
 // stacks, adding it if new; 0 for no stack.
 //
