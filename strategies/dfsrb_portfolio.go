@@ -62,7 +62,7 @@ func (d *DFSRBPortfolio) Status() string {
 	whole := ""
 	for _, m := range d.p.members {
 		st := m.s.(*DFSRB)
-		if st.Exhausted() && whole == "" {
+		if st.Proved() && whole == "" {
 			whole = m.name
 		}
 		parts = append(parts, fmt.Sprintf("%s: %d (%s)", m.name, m.runs, st.Status()))

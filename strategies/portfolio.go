@@ -180,8 +180,14 @@ func (p *Portfolio) Status() string {
 		parts = append(parts, s)
 	}
 	head := fmt.Sprintf("%d schedules; ", p.runs)
-	if p.proved() {
-		head = fmt.Sprintf("exhausted: %d schedules, dpor explored every trace; ", p.runs)
+	if i := p.prover(); i >= 0 {
+		// Name the member whose search is the proof: db's can end
+		// before dpor's on a test with few schedules.
+		what := "schedule"
+		if _, ok := p.members[i].s.(*DPOR); ok {
+			what = "trace"
+		}
+		head = fmt.Sprintf("exhausted: %d schedules, %s explored every %s; ", p.runs, p.members[i].name, what)
 	}
 	return head + strings.Join(parts, "; ")
 }
@@ -202,13 +208,17 @@ func (p *Portfolio) Exhausted() bool {
 
 // proved reports whether a member explored every schedule up to
 // equivalence.
-func (p *Portfolio) proved() bool {
-	for _, m := range p.members {
-		if pr, ok := m.s.(interface{ Proved() bool }); ok && pr.Proved() {
-			return true
+func (p *Portfolio) proved() bool { return p.prover() >= 0 }
+
+// prover returns the index of the first member whose search is a proof,
+// or -1.
+func (p *Portfolio) prover() int {
+	for i, m := range p.members {
+		if pr, ok := m.s.(Prover); ok && pr.Proved() {
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // Wants asks the runtime for what the member of the current execution

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -92,6 +93,26 @@ func TestNewKnowsAll(t *testing.T) {
 	}
 }
 
+func TestPortfolioNamesItsProver(t *testing.T) {
+	// One goroutine with a step in uncontrolled code: dpor cannot prove
+	// it, db, on its second turn, has explored its one schedule. The
+	// status must say who proved the test, not credit dpor with it.
+	p := NewPortfolio(Options{Seed: 1})
+	n := 0
+	for ; n < 100 && p.NewExecution(); n++ {
+		q := &prog{nvars: 1, threads: [][]op{{set("x=1", 0, 1), set("x=2", 0, 2)}}}
+		q.uncontrolled = true
+		q.run(p, 1000)
+	}
+	if n == 100 || !p.Proved() {
+		t.Fatalf("%d executions, proved %v; want db to prove the test: %s", n, p.Proved(), p.Status())
+	}
+	st := p.Status()
+	if !strings.HasPrefix(st, fmt.Sprintf("exhausted: %d schedules, db explored every schedule; ", n)) || strings.Contains(st, "dpor explored") {
+		t.Errorf("status %q", st)
+	}
+}
+
 func TestPortfolioStopsWhenProved(t *testing.T) {
 	// indep(2,2) is one trace: dpor explores it on its first turn (the
 	// fourth execution), and then no schedule can show anything new.
@@ -100,7 +121,7 @@ func TestPortfolioStopsWhenProved(t *testing.T) {
 	if len(outs) != 4 || !p.Exhausted() || p.NewExecution() {
 		t.Fatalf("%d executions, exhausted %v; want the portfolio to stop after dpor's first", len(outs), p.Exhausted())
 	}
-	if st := p.Status(); !strings.Contains(st, "dpor: 1 (exhausted: 1 schedules)") {
+	if st := p.Status(); !strings.Contains(st, "dpor: 1 (exhausted: 1 schedules)") || !strings.HasPrefix(st, "exhausted: 4 schedules, dpor explored every trace; ") {
 		t.Errorf("status %q", st)
 	}
 	// Not when dpor could not see everything: a step without an event
