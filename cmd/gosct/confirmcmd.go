@@ -122,21 +122,13 @@ func (o *confirmOptions) hows() ([]confirm.How, error) {
 func cmdConfirm(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	o, fs, err := parseConfirm(args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, confirmUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitOK
+		return printUsage(stdout, confirmUsage, fs)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct confirm: %v\n", err)
 		return exitError
 	}
-	path, err := filepath.Abs(o.trace)
-	if err != nil {
-		fmt.Fprintf(stderr, "gosct confirm: %v\n", err)
-		return exitError
-	}
-	t, err := replay.Read(path)
+	path, t, err := openTrace(o.trace)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct confirm: %v\n", err)
 		return exitError

@@ -42,6 +42,15 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// printUsage answers a command's --help: its usage text, then its flags,
+// on stdout, and exit status 0.
+func printUsage(stdout io.Writer, usage string, fs *pflag.FlagSet) int {
+	fmt.Fprint(stdout, usage)
+	fs.SetOutput(stdout)
+	fs.PrintDefaults()
+	return exitOK
+}
+
 // testOptions is the parsed command line of `gosct test`.
 type testOptions struct {
 	strategy  string

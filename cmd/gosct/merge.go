@@ -59,10 +59,7 @@ func cmdMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.DurationVar(&o.interval, "interval", time.Second, "--watch: how often the progress files are read")
 	err := parseFlags(fs, args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, mergeUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitOK
+		return printUsage(stdout, mergeUsage, fs)
 	}
 	if err == nil && fs.NArg() == 0 {
 		err = usagef("give the results directories of the shards (gosct test --results DIR)")

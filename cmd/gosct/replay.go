@@ -94,21 +94,13 @@ func parseReplay(args []string) (*replayOptions, *pflag.FlagSet, error) {
 func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	o, fs, err := parseReplay(args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, replayUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitOK
+		return printUsage(stdout, replayUsage, fs)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
 		return exitError
 	}
-	tracePath, err := filepath.Abs(o.trace)
-	if err != nil {
-		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
-		return exitError
-	}
-	t, err := replay.Read(tracePath)
+	tracePath, t, err := openTrace(o.trace)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct replay: %v\n", err)
 		return exitError
@@ -320,4 +312,16 @@ func instrumentTracePackage(ctx context.Context, t *replay.Trace, tracePath, cwd
 		}
 	}
 	return instrument(ctx, rewrite.Options{Dir: cwd, Patterns: []string{t.Package}, Tags: tags, Deps: deps})
+}
+
+// openTrace reads the trace a command was given (replay, confirm, view)
+// and returns its absolute path too: a trace's package is looked for
+// relative to it when the directory it recorded has moved.
+func openTrace(arg string) (string, *replay.Trace, error) {
+	path, err := filepath.Abs(arg)
+	if err != nil {
+		return "", nil, err
+	}
+	t, err := replay.Read(path)
+	return path, t, err
 }

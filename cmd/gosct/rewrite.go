@@ -35,10 +35,7 @@ func cmdRewrite(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&deps, "deps", false, "also instrument the packages of dependency modules")
 	err := parseFlags(fs, args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, rewriteUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitOK
+		return printUsage(stdout, rewriteUsage, fs)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct rewrite: %v\n", err)

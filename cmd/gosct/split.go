@@ -34,10 +34,7 @@ func cmdSplit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&into, "into", 2, "number of parts")
 	err := parseFlags(fs, args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, splitUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitOK
+		return printUsage(stdout, splitUsage, fs)
 	}
 	if err == nil && fs.NArg() != 1 {
 		err = fmt.Errorf("give one state directory (gosct split --into N DIR)")

@@ -64,16 +64,13 @@ func parseView(args []string) (*viewOptions, *pflag.FlagSet, error) {
 func cmdView(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	o, fs, err := parseView(args)
 	if errors.Is(err, errHelp) {
-		fmt.Fprint(stdout, viewUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitOK
+		return printUsage(stdout, viewUsage, fs)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct view: %v\n", err)
 		return exitError
 	}
-	t, err := replay.Read(o.trace)
+	_, t, err := openTrace(o.trace)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct view: %v\n", err)
 		return exitError
