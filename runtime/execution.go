@@ -90,8 +90,14 @@ func (e *execution) finishMain(r any, returned bool) {
 		}
 	}
 	e.bug = e.race.atEnd(e.bug, e.t, e.log)
-	if eu, ok := e.strat.(strategies.EventUser); ok && e.ev.on {
-		e.strategyEnd(eu, strategies.End{Last: strategies.Event{Acc: e.ev.extra}, Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.record.earlyWithheld, Values: e.in.drew.Load() != 0, Cut: e.cut})
+	if eu, ok := e.strat.(strategies.EventUser); ok {
+		// Every execution's gaps, events or not: a portfolio weighs a
+		// member's proof by what all its executions depended on.
+		end := strategies.End{Unseen: e.fair.since > 0, Uncontrolled: e.uncontrolled, EarlyTimers: e.record.earlyWithheld, Values: e.in.drew.Load() != 0, Cut: e.cut}
+		if e.ev.on {
+			end.Last = strategies.Event{Acc: e.ev.extra}
+		}
+		e.strategyEnd(eu, end)
 	}
 	e.teardown()
 	e.race.recycle()

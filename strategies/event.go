@@ -197,7 +197,7 @@ type Wants uint8
 
 const (
 	// WantEvents: Point.Events and Point.Last at goroutine points, and
-	// EndExecution.
+	// End.Last (EndExecution is called after every execution).
 	WantEvents Wants = 1 << iota
 	// WantStates: Point.State, a signature of the program state.
 	WantStates

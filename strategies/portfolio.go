@@ -43,6 +43,10 @@ type Portfolio struct {
 	turn    int   // index in cycle of the current execution
 	cur     int   // member of the current execution, -1 before the first
 	runs    int
+	// gaps counts the executions that depended on something no
+	// decision chose (End): a member that does not read End (db) has
+	// proved nothing if any execution had one.
+	gaps int
 }
 
 type member struct {
@@ -181,8 +185,8 @@ func (p *Portfolio) Status() string {
 	}
 	head := fmt.Sprintf("%d schedules; ", p.runs)
 	if i := p.prover(); i >= 0 {
-		// Name the member whose search is the proof: db's can end
-		// before dpor's on a test with few schedules.
+		// Name the member whose search is the proof: dpor's, or db's
+		// when dpor's is not one (a replay divergence).
 		what := "schedule"
 		if _, ok := p.members[i].s.(*DPOR); ok {
 			what = "trace"
@@ -214,7 +218,8 @@ func (p *Portfolio) proved() bool { return p.prover() >= 0 }
 // or -1.
 func (p *Portfolio) prover() int {
 	for i, m := range p.members {
-		if pr, ok := m.s.(Prover); ok && pr.Proved() {
+		_, counts := m.s.(EventUser) // counts its own gaps
+		if pr, ok := m.s.(Prover); ok && pr.Proved() && (counts || p.gaps == 0) {
 			return i
 		}
 	}
@@ -235,6 +240,9 @@ func (p *Portfolio) Wants() Wants {
 // EndExecution tells the member of the current execution, if it uses
 // events.
 func (p *Portfolio) EndExecution(end End) {
+	if end.Unseen || end.Uncontrolled || end.EarlyTimers || end.Values {
+		p.gaps++
+	}
 	if p.cur >= 0 {
 		if eu, ok := p.members[p.cur].s.(EventUser); ok {
 			eu.EndExecution(end)
@@ -250,6 +258,7 @@ type savedPortfolio struct {
 	Turn     int           `json:"turn"`
 	Cur      int           `json:"cur"`
 	Runs     int           `json:"runs"`
+	Gaps     int           `json:"gaps,omitempty"`
 	Members  []savedMember `json:"members"`
 }
 
@@ -263,7 +272,7 @@ type savedMember struct {
 // Save writes the rotation and every member's state; call it between
 // executions. Every member is a Saver.
 func (p *Portfolio) Save(w io.Writer) error {
-	v := savedPortfolio{Format: stateFormat, Strategy: "portfolio", Turn: p.turn, Cur: p.cur, Runs: p.runs}
+	v := savedPortfolio{Format: stateFormat, Strategy: "portfolio", Turn: p.turn, Cur: p.cur, Runs: p.runs, Gaps: p.gaps}
 	for _, m := range p.members {
 		sv, ok := m.s.(Saver)
 		if !ok {
@@ -305,6 +314,6 @@ func (p *Portfolio) Load(r io.Reader) error {
 		}
 		m.runs, m.out = sm.Runs, sm.Out
 	}
-	p.turn, p.cur, p.runs = v.Turn, v.Cur, v.Runs
+	p.turn, p.cur, p.runs, p.gaps = v.Turn, v.Cur, v.Runs, v.Gaps
 	return nil
 }

@@ -200,8 +200,13 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		}
 		s.evs = append(s.evs, simStep{g: cur, name: entry, acc: o.acc, done: !t.live})
 	}
-	if events {
-		eu.EndExecution(End{Last: pt.Last, Uncontrolled: p.uncontrolled, Values: p.values})
+	if eu != nil {
+		// As the runtime: after every execution, Last with events only.
+		end := End{Uncontrolled: p.uncontrolled, Values: p.values}
+		if events {
+			end.Last = pt.Last
+		}
+		eu.EndExecution(end)
 	}
 	out := outcome{schedule: strings.Join(s.sched, " "), failed: s.fail != "", class: classKey(s.evs)}
 	out.final = fmt.Sprint(s.vars, s.fail)
