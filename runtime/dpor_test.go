@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -467,5 +468,37 @@ func TestPortfolioFindsTheYieldGateDeadlock(t *testing.T) {
 			continue
 		}
 		wantBug(t, evs, kindDeadlock)
+	}
+}
+
+// dpor's count does not depend on the load: a goroutine that waits for a
+// CPU, or for Go to start it, is not detached as if it computed in
+// uncontrolled code (watchdog.go, stallStep). With one P the watchdog and
+// the holder share it, and a patience of a few milliseconds makes the
+// wait that used to move the count (120 orders of 5 writers became 250 on
+// a loaded machine) happen on any machine.
+func TestDPORCountIgnoresWaitForCPU(t *testing.T) {
+	skipRace(t) // the writers race
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
+	for try := 0; try < 10; try++ {
+		c := &wire.Config{Mode: "explore", Strategy: "dpor", Schedules: 100000, Seed: 1, TraceDir: t.TempDir()}
+		x, err := newExplorer(t, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.set.noStallCharge = true
+		x.set.detachAfter = 5 * time.Millisecond
+		x.explore(func(t *testing.T) {
+			var v int
+			for i := 0; i < 5; i++ {
+				Go(func() { Store(&v, i) })
+			}
+		})
+		if !x.exhausted || x.schedules != 120 || x.timedDetaches != 0 {
+			if !threadCPUOK || !gstatusOK || !haveGetg {
+				t.Skip("the holder's CPU time or state cannot be read here: wall time counts")
+			}
+			t.Fatalf("try %d: %d schedules (exhausted %v, %d detached for computing), want 120", try, x.schedules, x.exhausted, x.timedDetaches)
+		}
 	}
 }

@@ -63,11 +63,12 @@ func watchdog() {
 		lastCur  *goroutine
 		since    time.Time // when lastProg/lastCur were first seen
 		// stalled is how long the holder has computed without a
-		// decision, counting each pass for at most two naps: when the
-		// watchdog's own nap overshoots, the machine did not run this
-		// process (a loaded machine), and the holder did not run
-		// either. Wall time would detach goroutines that only waited
-		// for a CPU, and make schedules depend on the load.
+		// decision: what its thread ran (stallStep), else each pass
+		// for at most two naps (when the watchdog's own nap
+		// overshoots, the machine did not run this process, and the
+		// holder did not run either). Wall time would detach
+		// goroutines that only waited for a CPU, and make schedules
+		// depend on the load.
 		stalled  time.Duration
 		prev     time.Time
 		sysSince time.Time // when the holder was first seen in a system call
@@ -172,12 +173,38 @@ func watchdog() {
 			allowed := min(work, free)
 			free -= allowed
 			e.record.noteStall(work-allowed, e.set.noStallCharge, &e.mu)
-			if stalled += dt; stalled > e.set.detachAfter {
+			if stalled += stallStep(cur, st, dt, work); stalled > e.set.detachAfter {
 				detach(e, cur, p, "computing")
 				stalled = 0
 			}
 		}
 	}
+}
+
+// stallStep is how much a pass of dt adds to the stall of holder g, st
+// what Go's scheduler says it does and work what its thread ran
+// meanwhile (as charged): a holder is detached for its computing, not for
+// the time it waited for a CPU. On a loaded machine (or with GOMAXPROCS
+// 1, where the watchdog and the holder share a P) a holder that computes
+// a few microseconds between decisions may wait 100 ms for a CPU, and a
+// goroutine chosen before Go started it may wait as long to start;
+// detaching them ran their steps outside the search, and a systematic
+// search counted schedules that depended on the load (dpor's 120 orders
+// of 5 writers became 250). A goroutine not started yet (its g unknown)
+// runs gosct's code first: it adds nothing. Where the thread's CPU time
+// cannot be read, or the holder is paused by Go's machinery or in a
+// state calibration did not see (which may never end by itself), the
+// wall time counts, as before.
+//
+//go:norace
+func stallStep(g *goroutine, st gRun, dt, work time.Duration) time.Duration {
+	switch {
+	case haveGetg && g.gp == nil:
+		return 0
+	case threadCPUOK && st == runRunning:
+		return work
+	}
+	return dt
 }
 
 // The watchdog's naps: napHot while tests detach blocked holders (for
