@@ -149,6 +149,7 @@ func (r *fileRewriter) freeName(base string) string {
 func (r *fileRewriter) rewrite() *ast.File {
 	astutil.Apply(r.file, r.pre, r.post)
 	r.deferredPoints()
+	r.file.Decls = append(r.file.Decls, r.timerMethods()...)
 	if len(r.sites) > 0 {
 		r.file.Decls = append(r.file.Decls, r.sitesDecl())
 	}

@@ -43,10 +43,10 @@ func (m *models) unlockModel(s scheduler, me *goroutine, k lockerKind, p unsafe.
 			return "sync: unlock of unlocked mutex"
 		}
 		s.edge(releaseEdge, p)
-		st.release(s)
+		st.release(s, me)
 	case lkRW:
 		s.edge(releaseEdge, p)
-		return m.rw((*sync.RWMutex)(p)).unlock(s)
+		return m.rw((*sync.RWMutex)(p)).unlock(s, me)
 	case lkRead:
 		s.edge(releaseMergeEdge, p)
 		return m.rw((*sync.RWMutex)(p)).runlock(s, me)

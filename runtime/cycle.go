@@ -1,6 +1,9 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Partial deadlocks, found while the execution goes on. A goroutine about
 // to block on a lock (a Mutex, a RWMutex's write or read side) that only
@@ -10,8 +13,19 @@ import "fmt"
 // reaches" (leak.go), known at once. It is reported then, as a deadlock,
 // even if the test goes on for ever (a server loop, a ticker) and would
 // never reach the end where a leak or a deadlock is otherwise found.
-// (Go lets a goroutine unlock a Mutex another locked; a cycle that such a
-// third goroutine would break is reported all the same.)
+//
+// Go lets a goroutine unlock a Mutex another locked: a Mutex has no owner,
+// and its "holder" is only the goroutine that locked it. A cycle is
+// therefore certain only while no goroutine outside it that can still run
+// may have been handed one of its mutexes (mayRelease): then it is no
+// cycle yet, the goroutine just blocks, and if nobody unlocks the mutex,
+// the deadlock or the leak is found when nothing can move. A goroutine
+// may have been handed the mutex when it was started after the mutex was
+// locked (`mu.Lock(); go func() { defer mu.Unlock(); ... }()`), or when
+// the mutex was already unlocked by a goroutine other than its locker in
+// this execution. A goroutine that existed before the lock and is handed
+// it otherwise (over a channel, the first time) is not seen: such a cycle
+// is reported all the same.
 
 // lockWait is the lock a blocked goroutine waits for.
 type lockWait struct {
@@ -63,10 +77,37 @@ func findLockCycle(me *goroutine) []*goroutine {
 		}
 		return false
 	}
-	if from(me) {
+	if from(me) && !mayRelease(me.e.gs, path) {
 		return path
 	}
 	return nil
+}
+
+// mayRelease reports whether a goroutine of gs outside the cycle, that
+// can still run, may unlock one of the mutexes the cycle waits for
+// (cycle.go's comment). A goroutine blocked waiting for a lock itself is
+// not counted: it moves only once a lock is released; nor is a watcher,
+// the runtime's stand-in for the standard library. Lock held.
+//
+//go:norace
+func mayRelease(gs []*goroutine, cycle []*goroutine) bool {
+	for _, g := range cycle {
+		m := g.lockWait.m
+		if m == nil || m.holder == nil {
+			continue
+		}
+		from := m.born
+		if m.handed {
+			from = 0
+		}
+		for _, h := range gs[min(from, len(gs)):] {
+			if h.state == gDone || h.watcher || (h.state == gBlocked && h.lockWait != (lockWait{})) || slices.Contains(cycle, h) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // lockCycle is the bug of the goroutines gs, a cycle of lock waits

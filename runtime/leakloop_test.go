@@ -77,6 +77,37 @@ func TestTickerLoopNeverBlocksLeak(t *testing.T) {
 // its buffer, and the clock must not go on jumping to a tick that would
 // be dropped, holding the runtime's lock, while the goroutine waits for
 // it to come back (go-cache's janitor under a loaded machine hung so).
+// A goroutine looping on a ticker that returns at the first tick after
+// the test closed what it serves (tidwall/buntdb's backgroundManager,
+// `for range t.C` on a 1-s ticker) gets that tick in the grace period:
+// no leak, whichever side of the close the ticks before fell.
+func TestTickerLoopEndsAtNextTick(t *testing.T) {
+	x := check(t, "dfs", 200, func(t *testing.T) {
+		var mu sync.Mutex
+		closed := false
+		Go(func() {
+			tk := NewTicker(time.Second)
+			defer TickerStop(tk)
+			for {
+				Recv(tk.C)
+				Lock(&mu)
+				c := closed
+				Unlock(&mu)
+				if c {
+					return
+				}
+			}
+		})
+		Sleep(time.Second)
+		Lock(&mu)
+		closed = true
+		Unlock(&mu)
+	})
+	if x.schedules < 2 {
+		t.Errorf("%d schedules", x.schedules)
+	}
+}
+
 func TestVictimDetachedBesideUnreadTicker(t *testing.T) {
 	victimOnly(t)
 	Test(t, func(t *testing.T) {

@@ -16,6 +16,12 @@ type mutexState struct {
 	locked  bool
 	holder  *goroutine
 	waiters gset
+	// A Mutex has no owner (cycle.go, mayRelease): born is how many
+	// goroutines the execution had when holder took it, those created
+	// since may have been handed it; handed is set once a goroutine
+	// other than its holder unlocked it.
+	born   int
+	handed bool
 }
 
 // acquire takes st for me, waiting while it is held; kind names the
@@ -45,15 +51,19 @@ func (st *mutexState) acquire(s scheduler, mu *rtMutex, me *goroutine, kind stri
 func (st *mutexState) take(s scheduler, me *goroutine, kind string) {
 	st.waiters.remove(me)
 	st.locked, st.holder = true, me
+	st.born = len(me.e.gs)
 	if len(st.waiters) > 0 {
 		s.unreadyAll(st.waiters, kind+" held by "+gname(me))
 	}
 }
 
-// release unlocks st: every waiter may now take it. Lock held.
+// release unlocks st for me: every waiter may now take it. Lock held.
 //
 //go:norace
-func (st *mutexState) release(s scheduler) {
+func (st *mutexState) release(s scheduler, me *goroutine) {
+	if st.holder != me {
+		st.handed = true
+	}
 	st.locked, st.holder = false, nil
 	s.readyAll(st.waiters)
 }
@@ -123,7 +133,7 @@ func Unlock(m *sync.Mutex) {
 		return
 	}
 	e.edge(releaseEdge, ptrOf(m))
-	st.release(e)
+	st.release(e, me)
 	e.mu.Unlock()
 }
 

@@ -59,7 +59,7 @@ func (st *rwState) lock(s scheduler, mu *rtMutex, me *goroutine) bool {
 // unlock releases the write lock, or returns Go's fatal error. Lock held.
 //
 //go:norace
-func (st *rwState) unlock(s scheduler) string {
+func (st *rwState) unlock(s scheduler, me *goroutine) string {
 	if st.writer != rwHeld {
 		return "sync: Unlock of unlocked RWMutex"
 	}
@@ -69,7 +69,7 @@ func (st *rwState) unlock(s scheduler) string {
 		w.grant(s)
 	}
 	st.blocked = st.blocked[:0]
-	st.w.release(s)
+	st.w.release(s, me)
 	return ""
 }
 
@@ -178,7 +178,7 @@ func RWUnlock(rw *sync.RWMutex) {
 		rwUnlockLeftover(rw)
 		return
 	}
-	if msg := e.models.rw(rw).unlock(e); msg != "" {
+	if msg := e.models.rw(rw).unlock(e, me); msg != "" {
 		e.fatal(me, msg)
 		return
 	}

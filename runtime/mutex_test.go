@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gosct/gosct/internal/wire"
 )
@@ -147,6 +148,94 @@ func TestVictimDoubleLock(t *testing.T) {
 func TestDoubleLockDeadlock(t *testing.T) {
 	b := wantBug(t, victim(t, "TestVictimDoubleLock", wire.Config{Strategy: "dfs"}), "deadlock")
 	if !strings.Contains(b.Message, "mutex lock (mutex held by G0)") {
+		t.Errorf("message %q", b.Message)
+	}
+}
+
+// A Mutex has no owner: the goroutine a locker starts may unlock it, so
+// the locker waiting for it again is no deadlock while that goroutine can
+// run (asaskevich/EventBus's transactional handlers: Publish locks the
+// handler, the goroutine running it unlocks it after a sleep, and the next
+// Publish waits for it).
+func TestMutexHandedToNewGoroutine(t *testing.T) {
+	wantProof(t, check(t, "dfs", 1000, func(t *testing.T) {
+		var mu sync.Mutex
+		for i := 0; i < 2; i++ {
+			Lock(&mu)
+			Go(func() {
+				Sleep(time.Second)
+				Unlock(&mu)
+			})
+		}
+		Lock(&mu)
+		Unlock(&mu)
+	}))
+}
+
+// The same hand-off to a goroutine that existed before the lock, once it
+// has unlocked a mutex another goroutine locked.
+func TestMutexHandedOverChannel(t *testing.T) {
+	wantProof(t, check(t, "dfs", 1000, func(t *testing.T) {
+		var mu sync.Mutex
+		take, back := Chan(make(chan bool)), Chan(make(chan bool))
+		Go(func() {
+			for i := 0; i < 2; i++ {
+				Recv(take)
+				Sleep(time.Second)
+				Unlock(&mu)
+				Send(back, true)
+			}
+		})
+		Lock(&mu)
+		Send(take, true)
+		Recv(back)
+		Lock(&mu)
+		Send(take, true)
+		Lock(&mu) // waits for the goroutine's unlock
+		Unlock(&mu)
+		Recv(back)
+	}))
+}
+
+// A goroutine locking a mutex it holds, beside one that loops for ever but
+// was started before the lock, is still reported at once.
+func TestVictimDoubleLockBesideLoop(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		Go(func() {
+			for {
+				Sleep(time.Second)
+			}
+		})
+		Lock(&mu)
+		Lock(&mu)
+	})
+}
+
+func TestDoubleLockBesideLoopDeadlock(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimDoubleLockBesideLoop", wire.Config{Strategy: "dfs"}), "deadlock")
+	if !strings.Contains(b.Message, "waiting for a lock another of them holds") {
+		t.Errorf("message %q", b.Message)
+	}
+}
+
+// A goroutine started while the mutex was held that ends without
+// unlocking it: the locker's second Lock is a deadlock once nothing else
+// can move.
+func TestVictimHandOffForgotten(t *testing.T) {
+	victimOnly(t)
+	Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		Lock(&mu)
+		Go(func() { Sleep(time.Second) })
+		Lock(&mu)
+	})
+}
+
+func TestHandOffForgottenDeadlock(t *testing.T) {
+	b := wantBug(t, victim(t, "TestVictimHandOffForgotten", wire.Config{Strategy: "dfs"}), "deadlock")
+	if !strings.Contains(b.Message, "mutex held by G0") {
 		t.Errorf("message %q", b.Message)
 	}
 }

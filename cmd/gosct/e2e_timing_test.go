@@ -55,3 +55,16 @@ func TestE2ETiming(t *testing.T) {
 		t.Errorf("--timing strict reported the timing-dependent bug:\n%s", s)
 	}
 }
+
+// Timers and tickers that embed time's and are held as interfaces
+// (testdata/e2emod/clockwrap, as jonboulle/clockwork makes them): Stop and
+// Reset through the interface reach the runtime's model, they neither
+// panic on a timer Go's runtime never initialised nor leave the virtual
+// timer running (go-co-op/gocron's TestJob_NextRun).
+func TestE2ETimerThroughInterface(t *testing.T) {
+	r := runGosct(t, fixtureDir(t), "test", "--json", "--seed", "1", "--schedules", "20",
+		"--run", "ThroughInterface", "--trace-dir", t.TempDir(), "./clockwrap")
+	if r.code != 0 || len(bugEvents(t, r)) != 0 {
+		t.Errorf("timers stopped and reset through an interface:\n%s", r)
+	}
+}
