@@ -76,6 +76,9 @@ type coverage struct {
 	objs      rmap[uintptr, *covObject]
 	curPoints []int32
 	curPairs  []int32
+	// sigs are the signatures of the sets of ordered pairs the
+	// committed schedules had (commit).
+	sigs map[uint64]struct{}
 }
 
 type covPoint struct {
@@ -137,17 +140,51 @@ func (c *coverage) begin() {
 	c.curPoints, c.curPairs = c.curPoints[:0], c.curPairs[:0]
 }
 
-// commit counts the execution begun last among the schedules.
+// commit counts the execution begun last among the schedules, and says
+// what it reached that no schedule counted before, for the saturation
+// rule (wire.Saturation): fresh points and ordered pairs, and whether its
+// set of ordered pairs is one no schedule had (the same pairs in a new
+// combination).
 //
 //go:norace
-func (c *coverage) commit() {
+func (c *coverage) commit() (fresh int, newSet bool) {
 	for _, i := range c.curPoints {
+		if c.points[i].schedules == 0 {
+			fresh++
+		}
 		c.points[i].schedules++
 	}
+	// The set's signature: a sum of the pairs' mixed indexes, which
+	// does not depend on the order they were met in.
+	var sig uint64
 	for _, i := range c.curPairs {
+		if c.pairList[i].schedules == 0 {
+			fresh++
+		}
 		c.pairList[i].schedules++
+		sig += splitmix(uint64(i))
+	}
+	if len(c.curPairs) > 0 {
+		if c.sigs == nil {
+			c.sigs = map[uint64]struct{}{}
+		}
+		if _, ok := c.sigs[sig]; !ok {
+			c.sigs[sig] = struct{}{}
+			newSet = true
+		}
 	}
 	c.curPoints, c.curPairs = c.curPoints[:0], c.curPairs[:0]
+	return fresh, newSet
+}
+
+// splitmix is splitmix64's finalizer: a well-mixed hash of x.
+//
+//go:norace
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // position is the index of the user position of pcs, -1 when none.

@@ -83,6 +83,11 @@ type explorer struct {
 	// the re-runs of a schedule: a check, a trace's detailed run).
 	cov      *coverage
 	covering bool
+	// sat is the saturation rule's state (Config.Saturate), nil when
+	// off; saturated is the schedule of its last discovery when it
+	// stopped the test.
+	sat       *wire.Saturation
+	saturated int
 }
 
 // runStart is when this binary's first exploration started, and
@@ -177,7 +182,12 @@ func newExplorer(t *testing.T, c *wire.Config) (*explorer, error) {
 			x.set.detailed = true
 		}
 	}
-	if c.Coverage && c.Mode != "replay" {
+	if c.Saturate && c.Mode != "replay" && !c.Sharded() && !c.PerProcess && c.State == "" {
+		// Not in a part of a divided search, whose range is the whole
+		// search's, nor in a saved search, whose coverage is not saved.
+		x.sat = &wire.Saturation{}
+	}
+	if (c.Coverage || x.sat != nil) && c.Mode != "replay" {
 		x.cov = &coverage{}
 	}
 	if c.BudgetNS > 0 {
@@ -231,8 +241,10 @@ func (x *explorer) limits() wire.Limits {
 //
 //go:norace
 func (x *explorer) progress() wire.Progress {
-	return wire.Progress{Schedules: x.schedules - x.resumed, Elapsed: time.Since(x.start), Bugs: x.bugs,
+	p := wire.Progress{Schedules: x.schedules - x.resumed, Elapsed: time.Since(x.start), Bugs: x.bugs,
 		Exhausted: x.exhausted, Stopped: x.stopped}
+	p.Saturated = x.sat != nil && x.sat.Saturated(p.Schedules)
+	return p
 }
 
 // explore runs the schedules until the stopping rules say so.
@@ -245,7 +257,8 @@ func (x *explorer) explore(body func(*testing.T)) {
 		x.lastSave = time.Now()
 	}
 	lastProgress := time.Now()
-	for lim := x.limits(); !lim.Done(x.progress()); {
+	lim := x.limits()
+	for !lim.Done(x.progress()) {
 		if now := time.Now(); now.Sub(lastProgress) > 500*time.Millisecond {
 			lastProgress = now
 			x.emit(&wire.Event{Event: "progress", Schedules: x.schedules - x.resumed, Resumed: x.resumed, Bugs: x.bugs, ElapsedS: now.Sub(x.start).Seconds()})
@@ -268,7 +281,10 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// instead of running it again.
 			x.saveState(true)
 		}
-		x.covering = x.cov != nil
+		// With --coverage every schedule records it, for the rule
+		// alone one in wire.SamplePeriod.
+		x.covering = x.cov != nil && (x.c.Coverage || wire.Sampled(x.schedules))
+		sampled := x.covering
 		set := x.set
 		if x.schedules-1 == x.resumed {
 			// Only the first schedule is stopped in its middle when the
@@ -313,8 +329,14 @@ func (x *explorer) explore(body func(*testing.T)) {
 			x.probes++
 			continue
 		}
-		if x.cov != nil {
-			x.cov.commit() // this part's schedule: it counts
+		if sampled {
+			fresh, newSet := x.cov.commit() // this part's schedule: it counts
+			if x.sat != nil && wire.Sampled(x.schedules) {
+				if newSet {
+					fresh++
+				}
+				x.sat.Observe(x.schedules, fresh)
+			}
 		}
 		x.gaps.note(e)
 		if x.replayer != nil {
@@ -348,6 +370,12 @@ func (x *explorer) explore(body func(*testing.T)) {
 		}
 		if e.bug != nil {
 			x.found(e, body, checked, same)
+		}
+	}
+	if p := x.progress(); p.Saturated {
+		// The rule stopped the test if nothing else would have.
+		if p.Saturated = false; !lim.Done(p) {
+			x.saturated = max(x.sat.Last, 1)
 		}
 	}
 	x.finish()
@@ -431,7 +459,7 @@ func (x *explorer) finish() {
 	}
 	st, unproved, notProof := x.verdict(st)
 	x.saveState(false)
-	if x.cov != nil {
+	if x.cov != nil && x.c.Coverage {
 		x.emit(&wire.Event{Event: "coverage", Coverage: x.cov.report()})
 	}
 	x.emit(&wire.Event{
@@ -446,6 +474,7 @@ func (x *explorer) finish() {
 		NotProof:  notProof,
 		Message:   x.stopped,
 		Probes:    x.probes,
+		Saturated: x.saturated,
 
 		Uncontrolled:         x.uncontrolled,
 		UncontrolledReplayed: x.uncReplayed,

@@ -507,3 +507,79 @@ func TestCmdTestRunBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestCmdTestSaturated: a test the saturation rule stopped reports the
+// schedules it ran and where its coverage saturated, on its line, in the
+// totals and in --json: never "passed", "exhausted" or "completed".
+func TestCmdTestSaturated(t *testing.T) {
+	useFakeRuntime(t, "saturated")
+	code, out, errOut := gosct(t, "test", "--verbose", "--trace-dir", t.TempDir(), "./...")
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"=== TestA: 700 schedules", "stopped: coverage saturated after schedule 400",
+		"gosct: 2 tests stopped when their coverage saturated", "not a proof"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"passed", "completed", "exhausted"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("stdout says %q of tests stopped saturated:\n%s", bad, out)
+		}
+	}
+	_, js, _ := gosct(t, "test", "--json", "--trace-dir", t.TempDir(), "./...")
+	var tests int
+	for _, l := range jsonLines(t, js) {
+		switch l["event"] {
+		case "test":
+			tests++
+			if l["saturated_after"] != float64(400) || l["exhausted"] != false || l["result"] != "ok" {
+				t.Errorf("test event %v: want saturated after 400, not exhausted, result ok", l)
+			}
+		case "summary":
+			if l["saturated_tests"] != float64(2) || l["exhausted_tests"] != float64(0) || l["proved_tests"] != float64(0) {
+				t.Errorf("summary %v: want 2 saturated, none exhausted or proved", l)
+			}
+		}
+	}
+	if tests != 2 {
+		t.Errorf("%d test events, want 2:\n%s", tests, js)
+	}
+}
+
+// TestCmdTestSaturateFlag: the command asks the runtime for the saturation
+// rule in a default run, not when --schedules or another strategy says
+// what to run, unless --saturate says so.
+func TestCmdTestSaturateFlag(t *testing.T) {
+	useFakeRuntime(t, "pass")
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"--schedules", "50"}, false},
+		{[]string{"--schedules", "50", "--saturate"}, true},
+		{[]string{"--strategy", "random"}, false},
+		{[]string{"--strategy", "portfolio"}, true},
+		{[]string{"--saturate=false"}, false},
+	} {
+		rec := filepath.Join(t.TempDir(), "record")
+		t.Setenv("FAKE_RECORD", rec)
+		args := append(append([]string{"test", "--trace-dir", t.TempDir()}, c.args...), ".")
+		if code, out, errOut := gosct(t, args...); code != exitOK {
+			t.Fatalf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", c.args, code, out, errOut)
+		}
+		b, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ Config map[string]any }
+		if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
+			t.Fatal(err)
+		}
+		if on := got.Config["saturate"] == true; on != c.want {
+			t.Errorf("%v: saturate %v, want %v", c.args, on, c.want)
+		}
+	}
+}

@@ -129,6 +129,10 @@ type testOptions struct {
 	// is --walks as strategies.Options.Walk takes it (-1: none).
 	dfsrb string
 	walks int
+	// saturate applies the saturation rule (wire.Saturation): on in a
+	// default run (no --schedules, --strategy or --since), or as
+	// --saturate says.
+	saturate bool
 
 	packages []string
 	gotest   goTestFlags
@@ -142,6 +146,7 @@ func newTestFlagSet(o *testOptions) *pflag.FlagSet {
 	fs.IntVar(&o.schedules, "schedules", strategies.DefaultSchedules, "most schedules per test function")
 	fs.DurationVar(&o.budget, "budget", defaultBudget, "wall-clock budget per test function (0: none)")
 	fs.DurationVar(&o.runBudget, "run-budget", defaultRunBudget, "exploration time of the whole run, shared among its test functions: each takes an equal share of what is left, the time one does not use goes to the next (0: none)")
+	fs.BoolVar(&o.saturate, "saturate", true, "stop a test once its sampled schedules have stopped reaching new pairs of conflicting operations (coverage saturated; no proof); on unless --schedules, --since or a --strategy other than the default is given")
 	fs.Int64Var(&o.seed, "seed", 0, "seed; the same seed on the same code explores the same schedules (default: random, printed)")
 	fs.IntVar(&o.bound, "bound", 0, fmt.Sprintf("pb/db (and the portfolio's db): the largest bound, explored iteratively from 0 (default %d); dpor: a preemption bound (default none)", strategies.DefaultBound))
 	fs.IntVar(&o.depth, "depth", strategies.DefaultDepth, "pct: the bug depth d")
@@ -192,6 +197,11 @@ func parseTest(args []string) (*testOptions, error) {
 	}
 	o.depsSet = fs.Changed("deps")
 	o.strategySet = fs.Changed("strategy")
+	if !fs.Changed("saturate") && (fs.Changed("schedules") || o.strategy != strategies.DefaultStrategy || o.since != "") {
+		// --schedules N means N schedules, a strategy chosen its own
+		// search: the rule belongs to the default run.
+		o.saturate = false
+	}
 	if o.since != "" && !o.strategySet {
 		o.strategy = strategies.ChangeStrategy
 	}

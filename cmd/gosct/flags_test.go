@@ -14,7 +14,7 @@ func TestParseTestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.strategy != "portfolio" || o.schedules != 1000 || o.budget != defaultBudget || o.runBudget != defaultRunBudget ||
-		o.depth != 3 || o.races != "report" || o.seedSet || o.json || o.keepGoing || !o.deps || o.depsSet {
+		o.depth != 3 || o.races != "report" || o.seedSet || o.json || o.keepGoing || !o.deps || o.depsSet || !o.saturate {
 		t.Errorf("defaults: %+v", o)
 	}
 	if !reflect.DeepEqual(o.packages, []string{"."}) {

@@ -33,6 +33,9 @@ type progress struct {
 	// finished; runBudget is --run-budget, which bounds the ETA.
 	runTests, runDone int
 	runBudget         time.Duration
+	// saturated counts the tests the saturation rule stopped
+	// (wire.Event.Saturated): done before their schedule limit.
+	saturated int
 }
 
 // isTerminal reports whether f is a character device, which is all the
@@ -100,6 +103,9 @@ func (p *progress) observe(evs []wire.Event) {
 			p.testsDone++
 			p.runDone++
 			p.done += e.Schedules
+			if e.Saturated > 0 && e.Bugs == 0 {
+				p.saturated++
+			}
 			p.current = 0
 			p.test = ""
 		}
@@ -120,6 +126,9 @@ func (p *progress) draw() {
 		what, p.testsDone, p.tests, p.strategy, n, rate(n, el), p.bugs, plural(p.bugs))
 	if p.runTests > 0 {
 		line += fmt.Sprintf("  run: %d/%d tests", p.runDone, p.runTests)
+		if p.saturated > 0 {
+			line += fmt.Sprintf(" (%d saturated)", p.saturated)
+		}
 		if eta, ok := p.eta(time.Since(p.start)); ok {
 			line += ", ETA " + eta.String()
 		}

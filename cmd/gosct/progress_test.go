@@ -57,3 +57,18 @@ func TestProgressRunETA(t *testing.T) {
 		t.Errorf("eta after 50s of a 1m run budget: %v, want the 10s left", eta)
 	}
 }
+
+// TestProgressSaturated: the run's part of the line counts the tests the
+// saturation rule stopped (without a bug).
+func TestProgressSaturated(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, "portfolio")
+	p.plan(10, time.Minute)
+	p.begin("example.com/q", 4)
+	p.observe([]wire.Event{{Event: "test", Test: "TestA", Saturated: 12}, {Event: "test", Test: "TestB"},
+		{Event: "test", Test: "TestC", Saturated: 30, Bugs: 1}})
+	p.draw()
+	if line := b.String(); !strings.Contains(line, "run: 3/10 tests (1 saturated)") {
+		t.Errorf("progress line %q lacks the saturated count", line)
+	}
+}

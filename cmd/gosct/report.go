@@ -51,9 +51,12 @@ type reporter struct {
 	// notExplored lists the tests stopped before their limits without a
 	// bug (wire.OutcomeNotExplored), with the reason.
 	notExplored []string
-	searches    []searchLine // per test, for the summary of a systematic search
-	errors      int
-	systematic  bool
+	// saturated counts the tests the saturation rule stopped without a
+	// bug (wire.Event.Saturated).
+	saturated  int
+	searches   []searchLine // per test, for the summary of a systematic search
+	errors     int
+	systematic bool
 
 	// out, when set, is the run's results directory (--results): it
 	// gets every object of the --json output, and the package lines.
@@ -149,6 +152,10 @@ type jsonTest struct {
 	// Probes: executions a part of a divided tree ran outside its part
 	// (--shard), not counted in Schedules.
 	Probes int `json:"probes,omitempty"`
+	// SaturatedAfter: the saturation rule stopped the test, whose
+	// sampled coverage reached nothing new after this schedule (not a
+	// proof: Schedules ran, no bug among them).
+	SaturatedAfter int `json:"saturated_after,omitempty"`
 }
 
 type jsonMessage struct {
@@ -178,7 +185,10 @@ type jsonSummary struct {
 	// Proved counts the exhausted tests whose search is a proof.
 	Proved      int `json:"proved_tests"`
 	NotExplored int `json:"not_explored_tests"`
-	Errors      int `json:"errors"`
+	// Saturated counts the tests without a bug that the saturation rule
+	// stopped.
+	Saturated int `json:"saturated_tests,omitempty"`
+	Errors    int `json:"errors"`
 	// Nondeterministic counts the schedules --check-determinism found to
 	// differ between their two runs.
 	Nondeterministic int    `json:"nondeterministic,omitempty"`
@@ -342,12 +352,16 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	if result == wire.OutcomeNotExplored {
 		r.notExplored = append(r.notExplored, fmt.Sprintf("%s (%s)", e.Test, e.Message))
 	}
+	if e.Saturated > 0 && e.Bugs == 0 {
+		r.saturated++
+	}
 	if (r.systematic || e.Exhausted) && len(r.searches) <= maxSearchLines {
-		r.searches = append(r.searches, searchLine{pkg, e.Test, e.Status, e.Bugs, e.Exhausted, e.Unproved})
+		r.searches = append(r.searches, searchLine{pkg, e.Test, e.Status, e.Bugs, e.Exhausted, e.Unproved, e.Schedules, e.Saturated})
 	}
 	jt := jsonTest{Event: "test", Package: pkg, Test: e.Test, Result: result, Schedules: e.Schedules, Bugs: e.Bugs,
 		ElapsedS: e.ElapsedS, Exhausted: e.Exhausted, Unproved: e.Unproved, NotProof: e.NotProof, Status: e.Status, Resumed: e.Resumed,
-		Stopped: e.Message, Probes: e.Probes, Uncontrolled: e.Uncontrolled, UncontrolledReplayed: e.UncontrolledReplayed}
+		Stopped: e.Message, Probes: e.Probes, Uncontrolled: e.Uncontrolled, UncontrolledReplayed: e.UncontrolledReplayed,
+		SaturatedAfter: e.Saturated}
 	if r.out != nil {
 		r.out.record(jt)
 		r.out.observe(wire.Event{Event: "test", Schedules: e.Schedules})
@@ -373,6 +387,9 @@ func (r *reporter) test(pkg string, e wire.Event) {
 	}
 	if e.Resumed > 0 {
 		fmt.Fprintf(r.stdout, " (resumed after %d schedules)", e.Resumed)
+	}
+	if e.Saturated > 0 {
+		fmt.Fprintf(r.stdout, "; stopped: coverage saturated after schedule %d", e.Saturated)
 	}
 	if result == wire.OutcomeNotExplored {
 		fmt.Fprintf(r.stdout, "; NOT EXPLORED (%s)", e.Message)
@@ -543,7 +560,7 @@ func (r *reporter) summary() {
 	}
 	js := jsonSummary{Event: "summary", Schedules: r.schedules, Bugs: r.bugs, DistinctBugs: len(r.keys), TimingBugs: r.timing,
 		ElapsedS: round3(elapsed), SchedulesPerS: round3(perS(r.schedules, exploreS)), ExploreS: round3(exploreS),
-		Tests: r.tests, Exhausted: r.exhausted, Proved: r.proved, NotExplored: len(r.notExplored), Errors: r.errors, Nondeterministic: r.nondet,
+		Tests: r.tests, Exhausted: r.exhausted, Proved: r.proved, NotExplored: len(r.notExplored), Saturated: r.saturated, Errors: r.errors, Nondeterministic: r.nondet,
 		Strategy: r.strategy, Seed: r.seed, Shard: r.shard, Shards: r.shards}
 	if r.cov != nil {
 		t := r.cov.totals()
@@ -597,6 +614,12 @@ func (r *reporter) summary() {
 		}
 		fmt.Fprintf(w, "gosct: %d test%s not explored (stopped early): %s\n", n, plural(n), strings.Join(list, ", "))
 	}
+	if n := r.saturated; n > 0 {
+		// Stopped by the saturation rule: many schedules, no bug, and
+		// no proof either.
+		fmt.Fprintf(w, "gosct: %d test%s stopped when %s coverage saturated (no new pair of conflicting operations in the schedules sampled since): no bug in the schedules run, not a proof\n",
+			n, plural(n), pick(n == 1, "its", "their"))
+	}
 	if len(r.searches) > 0 && len(r.searches) <= maxSearchLines {
 		// A few tests: say per test how far the search went; an
 		// exhausted search without a bug is a proof within the model.
@@ -632,6 +655,9 @@ type searchLine struct {
 	pkg, test, status   string
 	bugs                int
 	exhausted, unproved bool
+	// schedules ran; saturated is the schedule after which the
+	// saturation rule saw nothing new, when it stopped the search.
+	schedules, saturated int
 }
 
 // outcome reads "exhausted: 24 schedules, all passed", or says the search
@@ -653,6 +679,8 @@ func (l searchLine) outcome() string {
 		return st + "; no bug found"
 	case l.exhausted:
 		return st + ", all passed"
+	case l.saturated > 0:
+		return fmt.Sprintf("%s; not exhausted: %d schedules, no bug; coverage saturated after %d", st, l.schedules, l.saturated)
 	}
 	if strings.Contains(st, "not exhausted") {
 		return st + " (schedule or time limit reached), no bug so far"

@@ -326,6 +326,7 @@ func (t *testRun) config(pkg *rewrite.Package, guide string, deps bool) wire.Con
 		UncontrolledWaitNS: int64(o.uncontrolledWait), CheckReplay: o.checkReplay, MinimizeNS: int64(o.minimize),
 		TimerEarly: o.timerEarly, LeakGrace: o.leakGrace,
 		CheckDeterminism: o.checkDeterminism, Free: o.controlOff, Coverage: o.coverage != "", Guide: guide,
+		Saturate: o.saturate,
 	}
 	if t.since != nil {
 		cfg.Fragments = t.since.path

@@ -58,19 +58,22 @@ type Progress struct {
 	Exhausted bool
 	// Stopped is the reason of an early stop (StopInterrupted...), if any.
 	Stopped string
+	// Saturated: the saturation rule stopped the test (Saturation).
+	Saturated bool
 }
 
 // Done reports whether the exploration stops: an early stop, the strategy
-// exhausted, the first bug (unless KeepGoing), the schedules or the budget
-// used up.
+// exhausted, the coverage saturated, the first bug (unless KeepGoing), the
+// schedules or the budget used up.
 func (l Limits) Done(p Progress) bool {
-	return p.Stopped != "" || p.Exhausted || p.Bugs > 0 && !l.KeepGoing ||
+	return p.Stopped != "" || p.Exhausted || p.Saturated || p.Bugs > 0 && !l.KeepGoing ||
 		p.Schedules >= l.Schedules || l.Budget > 0 && p.Elapsed >= l.Budget
 }
 
 // Outcomes of a test function's exploration (Event.Outcome).
 const (
-	// OutcomeOK: explored to its limits (or exhausted), no bug.
+	// OutcomeOK: explored to its limits (or exhausted, or until its
+	// coverage saturated: Event.Saturated), no bug.
 	OutcomeOK = "ok"
 	// OutcomeBug: at least one bug.
 	OutcomeBug = "bug"

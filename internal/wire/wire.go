@@ -140,6 +140,12 @@ type Config struct {
 	// goes to those after it. 0: no run budget.
 	RunBudgetNS int64 `json:"run_budget_ns,omitempty"`
 	RunTests    int   `json:"run_tests,omitempty"`
+
+	// Saturate applies the saturation rule (saturation.go): a test
+	// whose sampled schedules have stopped reaching new pairs of
+	// conflicting operations stops before Schedules. The command sets it
+	// for a default run (no --schedules).
+	Saturate bool `json:"saturate,omitempty"`
 }
 
 // Sharded reports whether the run is one part of a divided search.
@@ -219,6 +225,10 @@ type Event struct {
 	// (strategies.Sharder): not schedules of this part, the part that
 	// owns them runs and reports them.
 	Probes int `json:"probes,omitempty"`
+	// Saturated, in a "test" event, is the schedule after which the
+	// test's sampled coverage reached nothing new, when the saturation
+	// rule stopped it (Config.Saturate): its Schedules ran, no proof.
+	Saturated int `json:"saturated,omitempty"`
 	// Replayed, for a "bug" found in replay mode, says the trace's bug
 	// happened again.
 	Replayed bool `json:"replayed,omitempty"`

@@ -29,6 +29,8 @@ type config struct {
 	// The run budget, as the command passed it.
 	RunBudgetNS int64 `json:"run_budget_ns,omitempty"`
 	RunTests    int   `json:"run_tests,omitempty"`
+	// The saturation rule, as the command passed it.
+	Saturate bool `json:"saturate,omitempty"`
 }
 
 var tests = []string{"TestA", "TestB"}
@@ -90,6 +92,12 @@ func TestMain(m *testing.M) {
 		if scenario == "too-long" && name == "TestB" {
 			emit(map[string]any{"event": "warning", "test": name, "message": "an execution exceeded 100 scheduling steps"})
 			emit(map[string]any{"event": "test", "test": name, "schedules": 1, "elapsed_s": 0.5, "message": "too long"})
+			continue
+		}
+		if scenario == "saturated" {
+			// The saturation rule stopped the test before its limit.
+			emit(map[string]any{"event": "test", "test": name, "schedules": 700, "elapsed_s": 0.5, "saturated": 400,
+				"status": "700 schedules; random: 300; db: 100; pct d=3: 300"})
 			continue
 		}
 		if scenario == "unproved" {
