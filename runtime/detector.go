@@ -121,8 +121,19 @@ func (d *detector) init(mode raceMode, steps objNoter, over *bool, contexts *rma
 // memory, emptied and kept for the next execution when it ends
 // (detector_reuse.go).
 type hbState struct {
-	vcs  []vclock // by goroutine id
-	vars rmap[uintptr, *varState]
+	vcs []vclock // by goroutine id
+	// pages are the shadow words, a page of them per pageWords words of
+	// memory (keyed by page number), so that an access of N bytes costs
+	// N/pageBytes map lookups and a loop over the words, not a lookup
+	// per word; words is how many there are.
+	pages rmap[uintptr, *shadowPage]
+	words int
+	// pageList are the pages made, freePages those kept from an earlier
+	// execution (detector_reuse.go).
+	pageList, freePages []*shadowPage
+	// lastPage caches the page looked up last (number lastPN).
+	lastPN   uintptr
+	lastPage *shadowPage
 	// recent caches the last varState looked up at each of a few
 	// slots (by word address): a program touches a few words again and
 	// again, and a map lookup costs more than the rest of an access.
@@ -162,6 +173,18 @@ const maxRaces = 32
 type raceRec struct {
 	key, line string
 }
+
+// pageWords is the words of memory a shadow page covers: a large
+// access (copy(), append of a slice) looks up one page per pageBytes
+// bytes; a page costs 8 bytes per word even where few are used.
+const (
+	pageWords = 64
+	pageBytes = 8 * pageWords
+)
+
+// shadowPage holds the shadow words of pageBytes bytes of memory, nil
+// where no access was made.
+type shadowPage [pageWords]*varState
 
 // varState is the shadow of one 8-byte word: its cells, usually one.
 type varState struct {
@@ -319,16 +342,34 @@ func (d *detector) check(me *goroutine, p unsafe.Pointer, size uintptr, kind uin
 		}
 	}
 	var found *raceFinds
-	for w := start &^ 7; w < end; w += 8 {
-		lo, hi := uintptr(0), uintptr(8)
-		if start > w {
-			lo = start - w
+	h := &d.hb
+	atomic := kind&accAtomic != 0
+	if w := start &^ 7; end <= w+8 {
+		mask := uint8(uint16(1)<<(end-w)-1) &^ uint8(uint16(1)<<(start-w)-1)
+		h.accessWord(h.word(p, w, mask, atomic), mask, kind, s, stk, v, now, &found)
+		return found
+	}
+	// A range: a page at a time, a loop over its words.
+	for w := start &^ 7; w < end; {
+		pg := h.page(w / pageBytes)
+		pend := min(end, (w/pageBytes+1)*pageBytes)
+		for ; w < pend; w += 8 {
+			lo, hi := uintptr(0), uintptr(8)
+			if start > w {
+				lo = start - w
+			}
+			if end < w+8 {
+				hi = end - w
+			}
+			mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
+			i := (w / 8) % pageWords
+			x := pg[i]
+			if x == nil {
+				x = h.newWord(p, mask, atomic)
+				pg[i] = x
+			}
+			h.accessWord(x, mask, kind, s, stk, v, now, &found)
 		}
-		if end < w+8 {
-			hi = end - w
-		}
-		mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
-		d.hb.accessWord(p, w, mask, kind, s, stk, v, now, &found)
 	}
 	return found
 }
@@ -342,31 +383,68 @@ func (h *hbState) word(p unsafe.Pointer, w uintptr, mask uint8, atomic bool) *va
 	if slot.w == w && slot.x != nil {
 		return slot.x
 	}
-	x := h.vars.get(w)
+	pg := h.page(w / pageBytes)
+	i := (w / 8) % pageWords
+	x := pg[i]
 	if x == nil {
-		if len(h.slab) == 0 {
-			h.newSlab()
-		}
-		x = &h.slab[0]
-		h.slab = h.slab[1:]
-		*x = varState{c: cell{mask: mask, atomic: atomic}}
-		// access left out the caller's own stack; with stack bounds
-		// unknown, p may be on it, and a heap word must not point there.
-		if stackBoundsOK {
-			x.pin = p
-		}
-		h.vars.put(w, x)
+		x = h.newWord(p, mask, atomic)
+		pg[i] = x
 	}
 	slot.w, slot.x = w, x
 	return x
 }
 
-// accessWord is check on one word. Lock held.
+// lookup is the shadow of the word at w, nil if none. Lock held.
 //
 //go:norace
-func (h *hbState) accessWord(p unsafe.Pointer, w uintptr, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
+func (h *hbState) lookup(w uintptr) *varState {
+	if pg := h.pages.get(w / pageBytes); pg != nil {
+		return pg[(w/8)%pageWords]
+	}
+	return nil
+}
+
+// page is the shadow page number pn, made if new. Lock held.
+//
+//go:norace
+func (h *hbState) page(pn uintptr) *shadowPage {
+	if h.lastPage != nil && h.lastPN == pn {
+		return h.lastPage
+	}
+	pg := h.pages.get(pn)
+	if pg == nil {
+		pg = h.newPage()
+		h.pages.put(pn, pg)
+	}
+	h.lastPN, h.lastPage = pn, pg
+	return pg
+}
+
+// newWord is a new shadow word whose first access has mask and
+// atomicity; p points into its variable, to pin it. Lock held.
+//
+//go:norace
+func (h *hbState) newWord(p unsafe.Pointer, mask uint8, atomic bool) *varState {
+	if len(h.slab) == 0 {
+		h.newSlab()
+	}
+	x := &h.slab[0]
+	h.slab = h.slab[1:]
+	*x = varState{c: cell{mask: mask, atomic: atomic}}
+	// access left out the caller's own stack; with stack bounds
+	// unknown, p may be on it, and a heap word must not point there.
+	if stackBoundsOK {
+		x.pin = p
+	}
+	h.words++
+	return x
+}
+
+// accessWord is check on one word, x. Lock held.
+//
+//go:norace
+func (h *hbState) accessWord(x *varState, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
 	atomic := kind&accAtomic != 0
-	x := h.word(p, w, mask, atomic)
 	// The common case: one cell, this access's mask and atomicity.
 	if x.more == nil && x.c.mask == mask && x.c.atomic == atomic {
 		c := &x.c

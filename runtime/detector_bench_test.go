@@ -159,3 +159,77 @@ func BenchmarkExecution3x30Races(b *testing.B) {
 		}
 	}
 }
+
+// largeSlice is the size of BenchmarkRaceLargeSlice's byte slices.
+const largeSlice = 64 << 10
+
+// BenchmarkRaceLargeSlice copies between two 64 KiB byte slices (a read
+// of one and a write of the other, as copy() and bigcache's queue do),
+// with the detector off and on, in one execution whose goroutine starts
+// a new epoch before each copy (an unlock), so that every word is
+// checked and updated, not skipped as accessed in this epoch already.
+// on/off is what the detector costs a large access.
+func BenchmarkRaceLargeSlice(b *testing.B) {
+	for _, mode := range []raceMode{racesOff, racesReport} {
+		name := "off"
+		if mode == racesReport {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			src, dst := make([]byte, largeSlice), make([]byte, largeSlice)
+			var mu sync.Mutex
+			runExec(sameFirst{}, func() {
+				e := active.Load()
+				e.set.races = mode
+				e.race.mode = mode
+				shadowing = mode != racesOff
+				b.SetBytes(largeSlice)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					Lock(&mu)
+					Unlock(&mu)
+					if i&1 == 0 {
+						Copy(dst, src, nil)
+					} else {
+						Copy(src, dst, nil)
+					}
+				}
+				b.StopTimer()
+			})
+		})
+	}
+}
+
+// BenchmarkRaceLargeSliceExec is one execution per operation that fills
+// a new 64 KiB byte slice by copy() and reads it back: the cost of
+// memory the detector has not shadowed yet, words made and dropped with
+// the execution.
+func BenchmarkRaceLargeSliceExec(b *testing.B) {
+	for _, mode := range []raceMode{racesOff, racesReport} {
+		name := "off"
+		if mode == racesReport {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			s, _ := strategies.New("random", strategies.Options{Seed: 1})
+			set := defaultSettings
+			set.races = mode
+			src := make([]byte, largeSlice)
+			b.SetBytes(largeSlice)
+			for i := 0; i < b.N; i++ {
+				s.NewExecution()
+				e := newExecution(s, set, nil)
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					e.runTest(nil, func(*testing.T) {
+						dst := make([]byte, largeSlice)
+						Copy(dst, src, nil)
+						Copy(src, dst, nil)
+					})
+				}()
+				<-done
+			}
+		})
+	}
+}

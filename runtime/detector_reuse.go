@@ -12,11 +12,15 @@ import "unsafe"
 // hbSpare is the emptied state of the last execution that ran the
 // detector.
 type hbSpare struct {
-	vars   rmap[uintptr, *varState]
-	syncs  rmap[unsafe.Pointer, vclock]
-	chans  rmap[unsafe.Pointer, *chanHB]
-	slabs  [][]varState
-	clocks []vclock
+	pages rmap[uintptr, *shadowPage]
+	// freePages are emptied shadow pages; pageListMem is the memory of
+	// hbState.pageList.
+	freePages   []*shadowPage
+	pageListMem []*shadowPage
+	syncs       rmap[unsafe.Pointer, vclock]
+	chans       rmap[unsafe.Pointer, *chanHB]
+	slabs       [][]varState
+	clocks      []vclock
 	// vcs and slabList are the memory of hbState.vcs and hbState.slabs.
 	vcs      []vclock
 	slabList [][]varState
@@ -44,14 +48,19 @@ func (d *detector) recycle() {
 	if d.mode == racesOff {
 		return
 	}
-	keep := h.vars.len() <= spareMaxWords
+	keep := h.words <= spareMaxWords
 	var s *hbSpare
 	if keep {
 		s = h.spare
 		if s == nil {
 			s = &hbSpare{}
 		}
-		s.vars, s.syncs, s.chans = h.vars, h.syncs, h.chans
+		s.pages, s.syncs, s.chans = h.pages, h.syncs, h.chans
+		for _, pg := range h.pageList {
+			clear(pg[:])
+		}
+		s.freePages = append(h.freePages, h.pageList...)
+		s.pageListMem = h.pageList[:0]
 		// The kept words would pin this execution's memory until reused.
 		for _, sl := range h.slabs {
 			for i := range sl {
@@ -72,7 +81,7 @@ func (d *detector) recycle() {
 		}
 		s.vcs = h.vcs[:0]
 		s.syncs.each(func(_ unsafe.Pointer, v vclock) { add(v) })
-		s.vars.clear()
+		s.pages.clear()
 		s.syncs.clear()
 		s.chans.clear()
 	}
@@ -102,7 +111,8 @@ func (d *detector) reuse() {
 		return
 	}
 	h := &d.hb
-	h.vars, h.syncs, h.chans = s.vars, s.syncs, s.chans
+	h.pages, h.syncs, h.chans = s.pages, s.syncs, s.chans
+	h.freePages, h.pageList = s.freePages, s.pageListMem
 	h.free, h.clocks = s.slabs, s.clocks
 	h.vcs, h.slabs = s.vcs, s.slabList
 	*s = hbSpare{}
@@ -122,6 +132,21 @@ func (h *hbState) newSlab() {
 		h.slab = make([]varState, h.slabSize)
 	}
 	h.slabs = append(h.slabs, h.slab)
+}
+
+// newPage is an empty shadow page: a kept one, or a new one.
+//
+//go:norace
+func (h *hbState) newPage() *shadowPage {
+	var pg *shadowPage
+	if n := len(h.freePages); n > 0 {
+		pg = h.freePages[n-1]
+		h.freePages = h.freePages[:n-1]
+	} else {
+		pg = new(shadowPage)
+	}
+	h.pageList = append(h.pageList, pg)
+	return pg
 }
 
 // newClock is an empty clock, with memory kept from an earlier execution

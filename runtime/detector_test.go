@@ -25,6 +25,29 @@ type racePair struct {
 }
 
 var racePairs = map[string]racePair{
+	"copy across pages": {
+		// A copy of thousands of bytes is shadowed a page at a time: the
+		// bytes just outside it never race with it, the last one inside
+		// does.
+		ok: func(t *testing.T) {
+			buf, src := make([]byte, 4096), make([]byte, 4096)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Go(func() { Copy(buf[9:3001], src, nil); Send(done, true) })
+			Store(&buf[8], 1)
+			Store(&buf[3001], 1)
+			Recv(done)
+			Copy(src, buf, nil)
+		},
+		racy: func(t *testing.T) {
+			buf, src := make([]byte, 4096), make([]byte, 4096)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Go(func() { Copy(buf[9:3001], src, nil); Send(done, true) })
+			Store(&buf[3000], 1)
+			Recv(done)
+		},
+	},
 	"cancel": {
 		// A context's cancel is a release by the goroutine that
 		// cancels, and only by it.
@@ -435,6 +458,10 @@ func racePairNames() []string {
 	return names
 }
 
+// heapBytes keeps a test's byte slice on the heap: accesses to a
+// goroutine's own stack are not shadowed.
+var heapBytes []byte
+
 // The synchronized programs: no schedule reports a race, in both modes.
 func TestRaceFreePrograms(t *testing.T) {
 	for _, name := range racePairNames() {
@@ -547,7 +574,7 @@ func TestRaceDoesNotHideDeeperBug(t *testing.T) {
 func TestRaceStateDropped(t *testing.T) {
 	checkWith(t, "random", 50, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
 		e := active.Load()
-		if n := e.race.hb.vars.len(); n != 0 {
+		if n := e.race.hb.words; n != 0 {
 			t.Fatalf("%d shadow words carried over into a new execution", n)
 		}
 		xs := make([]int, 100)
@@ -555,7 +582,7 @@ func TestRaceStateDropped(t *testing.T) {
 		for i := range xs {
 			Store(&xs[i], i)
 		}
-		if n := e.race.hb.vars.len(); n < 100 {
+		if n := e.race.hb.words; n < 100 {
 			t.Fatalf("%d shadow words for 100 variables written", n)
 		}
 	})
@@ -605,7 +632,7 @@ func TestRaceManyConcurrentReaders(t *testing.T) {
 		Wait(&wg)
 		e := active.Load()
 		e.mu.Lock()
-		v := e.race.hb.vars.get(uintptr(unsafe.Pointer(&x)) &^ 7)
+		v := e.race.hb.lookup(uintptr(unsafe.Pointer(&x)) &^ 7)
 		e.mu.Unlock()
 		if v == nil {
 			t.Fatal("no shadow of x")

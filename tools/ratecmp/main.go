@@ -40,6 +40,9 @@ import (
 	"time"
 )
 
+// runPattern selects the tests run (-run).
+var runPattern string
+
 type variant struct {
 	name, gosct, races string
 }
@@ -61,6 +64,7 @@ func main() {
 	strategy := flag.String("strategy", "random", "strategy")
 	verbose := flag.Bool("v", false, "print every measurement")
 	budget := flag.Duration("budget", 0, "wall-clock budget per test (0: none)")
+	flag.StringVar(&runPattern, "run", ".", "which tests, as in go test -run")
 	binDir := flag.String("bins", "", "keep the test binaries built in this directory, and reuse them (keyed by the gosct binary's content)")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: ratecmp [flags] name=gosct-binary,races... -- package...")
@@ -270,7 +274,7 @@ func runBinary(bin string, p pkg, tmp, races, strategy string, schedules int, bu
 		"mode": "explore", "package": p.path, "strategy": strategy, "seed": 1, "schedules": schedules,
 		"budget_ns": int64(budget), "races": races, "trace_dir": filepath.Join(tmp, "traces"), "results": results,
 	})
-	cmd := exec.Command(bin, "-test.run=.", "-test.count=1", "-test.timeout=30m")
+	cmd := exec.Command(bin, "-test.run="+runPattern, "-test.count=1", "-test.timeout=30m")
 	cmd.Dir = p.dir
 	cmd.Env = append(os.Environ(), "GOSCT_CONFIG="+string(cfg))
 	var buf bytes.Buffer
