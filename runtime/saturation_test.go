@@ -62,7 +62,6 @@ func TestSaturationStopsATest(t *testing.T) {
 			}
 			continue
 		}
-		t.Logf("rule on: %d schedules, saturated after %d", test.Schedules, test.Saturated)
 		if test.Saturated == 0 || test.Schedules >= limit {
 			t.Fatalf("rule on: test event %+v: want stopped saturated before %d schedules", test, limit)
 		}
