@@ -25,6 +25,35 @@ func useFakeRuntime(t *testing.T, scenario string) (dir string) {
 	return useFakeRuntimeIn(t, dir, scenario)
 }
 
+// fakeRun is what testdata/fakert's TestMain recorded of its first run:
+// the configuration the command passed, the binary's arguments and its
+// working directory.
+type fakeRun struct {
+	Config map[string]any
+	Args   []string
+	Dir    string
+}
+
+// recordFakeRuns makes the fake runtime record its runs in a file, and
+// returns a function that reads the first of them.
+func recordFakeRuns(t *testing.T) (first func() fakeRun) {
+	t.Helper()
+	rec := filepath.Join(t.TempDir(), "record")
+	t.Setenv("FAKE_RECORD", rec)
+	return func() fakeRun {
+		t.Helper()
+		b, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got fakeRun
+		if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+}
+
 // useFakeRuntimeIn is useFakeRuntime with the fake package in dir.
 func useFakeRuntimeIn(t *testing.T, dir, scenario string) string {
 	t.Helper()
@@ -106,8 +135,7 @@ func TestCmdTestUnproved(t *testing.T) {
 
 func TestCmdTestPass(t *testing.T) {
 	useFakeRuntime(t, "pass")
-	rec := filepath.Join(t.TempDir(), "record")
-	t.Setenv("FAKE_RECORD", rec)
+	firstRun := recordFakeRuns(t)
 	traces := t.TempDir()
 	code, out, errOut := gosct(t, "test", "--schedules", "25", "--seed", "4", "--strategy", "dfs", "--trace-dir", traces, "./...", "--", "-short", "-timeout", "42s")
 	if code != exitOK {
@@ -120,18 +148,7 @@ func TestCmdTestPass(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	b, err := os.ReadFile(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Config map[string]any
-		Args   []string
-		Dir    string
-	}
-	if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
-		t.Fatal(err)
-	}
+	got := firstRun()
 	c := got.Config
 	if c["mode"] != "explore" || c["strategy"] != "dfs" || c["seed"] != float64(4) || c["schedules"] != float64(25) ||
 		c["trace_dir"] != packageTraceDir(traces, "example.com/fakert") || c["package"] != "example.com/fakert" {
@@ -336,8 +353,7 @@ func writeTrace(t *testing.T, dir string) string {
 
 func TestCmdReplay(t *testing.T) {
 	trace := writeTrace(t, t.TempDir())
-	rec := filepath.Join(t.TempDir(), "record")
-	t.Setenv("FAKE_RECORD", rec)
+	firstRun := recordFakeRuns(t)
 	cases := []struct {
 		scenario string
 		args     []string
@@ -357,17 +373,7 @@ func TestCmdReplay(t *testing.T) {
 			t.Errorf("%s %v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s\nwant %q", c.scenario, c.args, code, c.code, out, errOut, c.want)
 		}
 	}
-	b, err := os.ReadFile(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Config map[string]any
-		Args   []string
-	}
-	if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
-		t.Fatal(err)
-	}
+	got := firstRun()
 	if got.Config["mode"] != "replay" || got.Config["trace"] != trace || got.Config["seed"] != float64(5) ||
 		!strings.Contains(strings.Join(got.Args, " "), "-test.run=^TestB$") {
 		t.Errorf("replay ran the binary with %v %v", got.Config, got.Args)
@@ -481,19 +487,11 @@ func TestCmdTestRunBudget(t *testing.T) {
 		{"90s", 90e9, 2, false},
 		{"0", 0, 0, true},
 	} {
-		rec := filepath.Join(t.TempDir(), "record")
-		t.Setenv("FAKE_RECORD", rec)
+		firstRun := recordFakeRuns(t)
 		if code, out, errOut := gosct(t, "test", "--run-budget", c.flag, "--trace-dir", t.TempDir(), "."); code != exitOK {
 			t.Fatalf("--run-budget %s: exit %d\nstdout:\n%s\nstderr:\n%s", c.flag, code, out, errOut)
 		}
-		b, err := os.ReadFile(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got struct{ Config map[string]any }
-		if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
-			t.Fatal(err)
-		}
+		got := firstRun()
 		budget, hasBudget := got.Config["run_budget_ns"]
 		tests, hasTests := got.Config["run_tests"]
 		if c.wantAbsent {
@@ -564,20 +562,12 @@ func TestCmdTestSaturateFlag(t *testing.T) {
 		{[]string{"--strategy", "portfolio"}, true},
 		{[]string{"--saturate=false"}, false},
 	} {
-		rec := filepath.Join(t.TempDir(), "record")
-		t.Setenv("FAKE_RECORD", rec)
+		firstRun := recordFakeRuns(t)
 		args := append(append([]string{"test", "--trace-dir", t.TempDir()}, c.args...), ".")
 		if code, out, errOut := gosct(t, args...); code != exitOK {
 			t.Fatalf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", c.args, code, out, errOut)
 		}
-		b, err := os.ReadFile(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got struct{ Config map[string]any }
-		if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
-			t.Fatal(err)
-		}
+		got := firstRun()
 		if on := got.Config["saturate"] == true; on != c.want {
 			t.Errorf("%v: saturate %v, want %v", c.args, on, c.want)
 		}
