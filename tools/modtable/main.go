@@ -19,13 +19,16 @@
 // adds its nightly set). Each is downloaded through the module proxy and
 // copied out of the module cache into OUT, as .ci/realsuites does; both
 // commands' builds are warmed first (the second run of a developer), then
-// the three measured commands run one after the other in the copy, each
-// bounded by -bound: `go test -json -count=1`, `go test -json -count=N`,
-// and `gosct test --json --seed 1` (the seed fixed so that a rerun explores
-// the same schedules; every other flag the default). A command stopped at
-// the bound is said so in the table, with no figure. The results stay in
-// OUT, a file per module, so the table can be regenerated without a run
-// and a set can be measured in several invocations.
+// the measured commands run one after the other in the copy, each bounded
+// by -bound: `go test -json -count=1`, `go test -json -count=N` when -count
+// is more than 1 (with 1, the default, the rate is the first run's: on a
+// suite of sleeps, such as golang.org/x/sync's, every more count is as
+// long again), and `gosct test --json --seed 1` (the seed fixed so that a
+// rerun explores the same schedules; every other flag the default). A
+// command stopped at the bound is said so in the table, with no figure.
+// The results stay in OUT, a file per module, so the table can be
+// regenerated without a run and a set can be measured in several
+// invocations.
 package main
 
 import (
@@ -43,7 +46,7 @@ func main() {
 	gosct := flag.String("gosct", "gosct", "the gosct binary measured")
 	out := flag.String("out", filepath.Join(os.TempDir(), "gosct-modtable"), "where the module copies and the results are kept")
 	bound := flag.Duration("bound", 10*time.Minute, "the most each measured command may take, per module (go test and gosct each)")
-	count := flag.Int("count", 3, "go test -count for the iterations per second")
+	count := flag.Int("count", 1, "go test -count for the iterations per second (1: the rate of the go test run timed, no second run)")
 	large := flag.Bool("large", false, "also the nightly-sized set of .ci/realsuites (--large)")
 	tableOnly := flag.Bool("table", false, "only write the table from the results kept in -out")
 	doc := flag.String("doc", "docs/performance.md", "the file whose table is replaced")
