@@ -32,6 +32,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -160,13 +161,20 @@ func readSuites(large bool) ([]suite, error) {
 	return ss, nil
 }
 
-// revision names the tree modtable runs in, for the table's header.
+// revision names the code gosct is built from, for the table's header:
+// the last commit that changed anything but docs/, tools/ and .ci/, with
+// "-dirty" when such files are changed and not committed.
 func revision() string {
-	b, err := exec.Command("git", "describe", "--always", "--dirty").Output()
-	if err != nil {
+	paths := []string{"--", ".", ":(exclude)docs", ":(exclude)tools", ":(exclude).ci"}
+	b, err := exec.Command("git", append([]string{"log", "-1", "--format=%h"}, paths...)...).Output()
+	if err != nil || len(bytes.TrimSpace(b)) == 0 {
 		return "unknown"
 	}
-	return strings.TrimSpace(string(b))
+	rev := string(bytes.TrimSpace(b))
+	if st, err := exec.Command("git", append([]string{"status", "--porcelain"}, paths...)...).Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		rev += "-dirty"
+	}
+	return rev
 }
 
 func save(out string, r *result) error {
