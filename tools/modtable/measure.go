@@ -112,6 +112,7 @@ func (m *measurer) measure(s suite) *result {
 	var out []byte
 	r.GoTest, out, _ = m.run(dir, "go", gotest(1)...)
 	r.GoTestTests, _ = goTestRuns(out)
+	os.WriteFile(filepath.Join(m.out, r.Key+".gotest.json"), out, 0o644)
 	fmt.Fprintf(os.Stderr, "   go test: %.1f s wall, %.1f s CPU, exit %d, %d tests\n", r.GoTest.WallS, r.GoTest.CPUS, r.GoTest.Exit, r.GoTestTests)
 	if m.count == 1 {
 		// The same tests' rate is the run just timed.
@@ -123,6 +124,9 @@ func (m *measurer) measure(s suite) *result {
 	fmt.Fprintf(os.Stderr, "   go test -count=%d: %d runs in %.1f s of tests\n", m.count, r.CountRuns, r.CountElapsedS)
 	r.Gosct, out, _ = m.run(dir, m.gosct, append(append([]string{"test", "--json", "--seed", "1", "--trace-dir", traces}, s.pkgs...), gosctFlags...)...)
 	r.Sum, r.GosctTests = gosctSummary(out)
+	// gosct's events, for what the table does not say (the tests not
+	// explored and why, the bugs).
+	os.WriteFile(filepath.Join(m.out, r.Key+".gosct.json"), out, 0o644)
 	fmt.Fprintf(os.Stderr, "   gosct: %.1f s wall, %.1f s CPU, exit %d, bounded %v, %d schedules in %.1f s of exploration\n",
 		r.Gosct.WallS, r.Gosct.CPUS, r.Gosct.Exit, r.Gosct.Bounded, r.Sum.Schedules, r.Sum.ExploreS)
 	return r

@@ -40,8 +40,12 @@ func render(rs []*result, count int) string {
 		count = r.CountN
 	}
 	sort.Float64s(loads)
-	fmt.Fprintf(&b, "`go run ./tools/modtable -gosct GOSCT` (GOSCT built from this tree): gosct at %s, %s, %d CPUs, %s to %s UTC",
-		keys(revs), keys(gos), cpus, first.Format("2006-01-02 15:04"), last.Format("15:04"))
+	cmd := "go run ./tools/modtable -gosct GOSCT"
+	if count != 1 {
+		cmd += fmt.Sprintf(" -count %d", count)
+	}
+	fmt.Fprintf(&b, "`%s` (GOSCT built from this tree): gosct at %s, %s, %d CPUs, modules started from %s to %s UTC",
+		cmd, keys(revs), keys(gos), cpus, first.Format("2006-01-02 15:04"), last.Format("15:04"))
 	if len(loads) > 0 {
 		fmt.Fprintf(&b, "; 1-minute load average from %.1f to %.1f (median %.1f), read before and after each module", loads[0], loads[len(loads)-1], loads[len(loads)/2])
 	}
