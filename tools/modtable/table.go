@@ -61,8 +61,9 @@ func render(rs []*result, count int) string {
 		if !r.GoTest.Bounded && !r.Gosct.Bounded && r.GoTest.WallS > 0 && r.GoTest.CPUS > 0 {
 			ratio = fmt.Sprintf("%.1fx (%.1fx)", r.Gosct.WallS/r.GoTest.WallS, r.Gosct.CPUS/r.GoTest.CPUS)
 		}
-		explore, sched, bugs := "-", "-", "-"
+		explore, sched, bugs, tests := "-", "-", "-", "-"
 		if !r.Gosct.Bounded {
+			tests = strconv.Itoa(r.GosctTests)
 			explore = fmt.Sprintf("%.1f s", r.Sum.ExploreS)
 			sched = fmt.Sprintf("%d (%d / %d / %d)", r.Sum.Schedules, r.Sum.Saturated, r.Sum.Proved, r.Sum.NotExplored)
 			bugs = strconv.Itoa(r.Sum.Bugs)
@@ -76,8 +77,8 @@ func render(rs []*result, count int) string {
 				vs = fmt.Sprintf("%.2f", r.Sum.SchedulesPerS/v)
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.Module, r.GoTestTests, r.GosctTests, cell(r.GoTest, r.BoundS, 0), cell(r.Gosct, r.BoundS, 1),
+		fmt.Fprintf(&b, "| %s | %d / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.Module, r.GoTestTests, tests, cell(r.GoTest, r.BoundS, 0), cell(r.Gosct, r.BoundS, 1),
 			ratio, explore, sched, bugs, rate, its, vs)
 	}
 	return b.String()

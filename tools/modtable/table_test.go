@@ -21,8 +21,8 @@ func TestRenderBoundedRunHasNoFigure(t *testing.T) {
 	bounded := &result{Module: "example.com/b@v1.0.0", Date: now.Add(time.Minute), GoVersion: "go1.26.8", CPUs: 2, Rev: "abc", BoundS: 600,
 		LoadBefore: "9.0 2.0 1.0", LoadAfter: "7.0 2.0 1.0", CountN: 3,
 		GoTest: timed{WallS: 2, CPUS: 1}, CountRuns: 3, CountElapsedS: 1,
-		Gosct: timed{WallS: 630, CPUS: 900, Exit: 130, Bounded: true},
-		Sum:   summary{Schedules: 7, SchedulesPerS: 3}}
+		Gosct: timed{WallS: 630, CPUS: 900, Exit: 130, Bounded: true}, GosctTests: 11,
+		Sum: summary{Schedules: 7, SchedulesPerS: 3}}
 	got := render([]*result{ok, bounded}, 3)
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	if !strings.Contains(lines[0], "load average from 3.0 to 9.0") || !strings.Contains(lines[0], "go1.26.8") {
@@ -40,7 +40,7 @@ func TestRenderBoundedRunHasNoFigure(t *testing.T) {
 	if !strings.Contains(b, "stopped at the bound (600 s)") {
 		t.Errorf("bounded row does not say it was stopped: %s", b)
 	}
-	for _, bad := range []string{"315", "630", "| 3 |", "| 7 "} {
+	for _, bad := range []string{"315", "630", "| 3 |", "| 7 ", "11"} {
 		if strings.Contains(b, bad) {
 			t.Errorf("bounded row %q gives a figure (%q)", b, bad)
 		}
