@@ -28,7 +28,8 @@
 // command stopped at the bound is said so in the table, with no figure.
 // The results stay in OUT, a file per module, so the table can be
 // regenerated without a run and a set can be measured in several
-// invocations.
+// invocations (not two of them on one module at once: each makes the
+// module's copy anew).
 package main
 
 import (
