@@ -363,7 +363,7 @@ func (r *fileRewriter) rangeReads(c *astutil.Cursor, n *ast.RangeStmt) {
 	xs, isIdent := unparen(n.X).(*ast.Ident)
 	if isIdent {
 		obj, _ := r.info.Uses[xs].(*types.Var)
-		if obj == nil || n.Tok != token.DEFINE || assigns(r.info, n.Body, obj) {
+		if obj == nil || n.Tok != token.DEFINE || assigns(r.info, n.Body, obj) || declares(n, xs.Name) {
 			isIdent = false
 		}
 	}
@@ -532,4 +532,16 @@ func (r *fileRewriter) loopVarCopies(c *astutil.Cursor, n *ast.ForStmt) {
 		return
 	}
 	n.Body.List = append(n.Body.List, reads()...)
+}
+
+// declares reports whether the range's key or value variable, declared
+// with :=, is named name: it shadows a slice of that name in the body,
+// where the element read would name it.
+func declares(n *ast.RangeStmt, name string) bool {
+	for _, e := range []ast.Expr{n.Key, n.Value} {
+		if id, ok := e.(*ast.Ident); ok && id.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -134,6 +134,20 @@ L:
 	return s + i
 }
 
+// a range whose key or value variable is named as the slice it ranges
+// over (tidwall/gjson's GetMany: `for i, path := range path`) shadows it
+// in the body: the slice is evaluated into gosct_xs first.
+func rangeShadowed(path []string, keys []int) int {
+	s := 0
+	for i, path := range path {
+		s += i + len(path)
+	}
+	for keys, k := range keys {
+		s += keys * k
+	}
+	return s
+}
+
 type cursor struct{ i int }
 
 // a `=` range whose key is not a local of the goroutine (a field, a map
