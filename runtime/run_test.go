@@ -73,6 +73,13 @@ func TestVictimParallelSubtestsRace(t *testing.T) {
 var parSite = Site{Expr: "n", Pos: "run_test.go:1"}
 
 func TestParallelSubtestsRace(t *testing.T) {
+	if raceEnabled {
+		// Go's own detector sees this race too, and testing's check of
+		// it fails the victim's parent subtest, or panics when that has
+		// already ended, before gosct reports: which one depends on Go's
+		// scheduling. TestGoRaceSeesRacyPrograms covers Go's detector.
+		t.Skip("the victim races under Go's detector as well")
+	}
 	wantBug(t, victim(t, "TestVictimParallelSubtestsRace", wire.Config{Strategy: "random", Schedules: 50, Races: "report"}), "race")
 }
 
