@@ -177,6 +177,9 @@ func TestRandomDrawsAreNotLivelock(t *testing.T) {
 // livelock, whether the strategy starves one of them (pct) or neither
 // (random).
 func TestLivelockBothSpinning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spins two goroutines to the livelock bound under two strategies (TestReplayLivelock finds the same livelock under -short) (the whole suite runs it)")
+	}
 	for _, strategy := range []string{"random", "pct"} {
 		evs := victim(t, "TestVictimLivelockBothSpinning", wire.Config{Strategy: strategy, Schedules: 1, Seed: 1})
 		wantBug(t, evs, kindLivelock)

@@ -194,6 +194,9 @@ func TestSubtestDeadlockFound(t *testing.T) {
 // parallel subtest (the differential test of partial-order reduction, over
 // the edges subtests.go gives it).
 func TestSubtestOrdersUnderDPOR(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores every order of the subtests exhaustively (the whole suite runs it)")
+	}
 	got := outcomes(t, func(t *testing.T) string {
 		var log noteLog
 		note := log.note

@@ -98,6 +98,9 @@ func TestLongTimeoutOnCompletedWork(t *testing.T) {
 // (by work, at the strategy's choice, or because the spinner only spins),
 // and the execution is neither too long to explore nor a livelock.
 func TestSpinnerBesideSleeperExplored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores three durations under four strategies (the whole suite runs it)")
+	}
 	for _, d := range []time.Duration{time.Microsecond, time.Millisecond, time.Hour} {
 		for _, s := range []string{"random", "pct", "dfs", "portfolio"} {
 			t.Run(s+"/"+d.String(), func(t *testing.T) {

@@ -257,6 +257,9 @@ func TestCmdTestNotExplored(t *testing.T) {
 // (which then report nothing, and are not expected to), a deeper one
 // reaches the user's subtests.
 func TestCmdTestSkip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs gosct test once per skip pattern (the whole suite runs it)")
+	}
 	useFakeRuntime(t, "pass")
 	rec := filepath.Join(t.TempDir(), "record")
 	t.Setenv("FAKE_RECORD", rec)
@@ -550,6 +553,9 @@ func TestCmdTestSaturated(t *testing.T) {
 // rule in a default run, not when --schedules or another strategy says
 // what to run, unless --saturate says so.
 func TestCmdTestSaturateFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs gosct test once per flag case (the whole suite runs it)")
+	}
 	useFakeRuntime(t, "pass")
 	for _, c := range []struct {
 		args []string
