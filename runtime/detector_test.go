@@ -727,6 +727,9 @@ func TestJoinOwnIsJoinAll(t *testing.T) {
 // The detector stops in an execution past maxRaceGoroutines goroutines
 // (their clocks would make every synchronization slow), and only then.
 func TestDetectorStopsPastMaxGoroutines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 10,000 goroutines (the whole suite runs it)")
+	}
 	if raceEnabled {
 		t.Skip("10,000 goroutines may exceed Go's race detector's limit on live ones")
 	}

@@ -63,6 +63,9 @@ func shardProgs() map[string]func() *prog {
 // to its end by itself, together run every schedule of the whole search
 // exactly once, and each part is exhausted.
 func TestShardsRunTheWholeSearchOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every shard of several searches to their end (the whole suite runs it)")
+	}
 	for name, mk := range shardMakers(t) {
 		for pname, p := range shardProgs() {
 			full := explore(t, p(), mk(), 1000000)

@@ -8,6 +8,9 @@ import (
 )
 
 func TestSplitCoversTheRestOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every part of several split searches to their end (the whole suite runs it)")
+	}
 	makers := map[string]func() Strategy{
 		"dfs": func() Strategy { return NewDFS(Options{}) },
 		"pb":  func() Strategy { return NewPB(Options{Bound: 2}) },
