@@ -10,8 +10,12 @@ import (
 )
 
 // buildTestBinary builds one package's instrumented test binary with the
-// user's build flags.
-func buildTestBinary(ctx context.Context, modDir, overlay string, flags []string, gt *goTestFlags, importPath, out string) ([]byte, error) {
+// user's build flags. A variable: the command's own tests reuse a binary
+// built from the same unchanging inputs (cmd_test.go's TestMain).
+var buildTestBinary = goTestC
+
+// goTestC is buildTestBinary's `go test -c`.
+func goTestC(ctx context.Context, modDir, overlay string, flags []string, gt *goTestFlags, importPath, out string) ([]byte, error) {
 	all := append([]string(nil), flags...)
 	if gt.tags != "" {
 		all = append(all, "-tags="+gt.tags)
