@@ -14,18 +14,10 @@ import (
 
 // runExec runs body as one execution under s and returns it.
 func runExec(s strategies.Strategy, body func()) *execution {
-	s.NewExecution()
 	set := defaultSettings
 	// A benchmark is one long execution: not a livelock, not too long.
 	set.maxSteps, set.fairAfter, set.livelockWindow = 1<<62, 1<<62, 1<<62
-	e := newExecution(s, set, nil)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		e.runTest(nil, func(*testing.T) { body() })
-	}()
-	<-done
-	return e
+	return runWith(s, set, body)
 }
 
 // otherFirst always switches to another goroutine when it can.

@@ -104,38 +104,25 @@ func raceProgram() {
 // last execution shows the detector's state is dropped with each (run
 // with -benchtime=100000x for the flat-memory figure).
 func BenchmarkExecutionRaces(b *testing.B) {
-	for _, mode := range []raceMode{racesOff, racesReport} {
-		name := "off"
-		if mode == racesReport {
-			name = "report"
+	forRaceModes(b, "report", func(b *testing.B, mode raceMode) {
+		s, _ := strategies.New("random", strategies.Options{Seed: 1})
+		set := defaultSettings
+		set.races = mode
+		var heap1k uint64
+		for i := 0; i < b.N; i++ {
+			e := runWith(s, set, raceProgram)
+			if e.bug != nil {
+				b.Fatalf("bug in a race-free program: %s", e.bug.report())
+			}
+			if i == 999 {
+				heap1k = liveHeap()
+			}
 		}
-		b.Run(name, func(b *testing.B) {
-			s, _ := strategies.New("random", strategies.Options{Seed: 1})
-			set := defaultSettings
-			set.races = mode
-			var heap1k uint64
-			for i := 0; i < b.N; i++ {
-				s.NewExecution()
-				e := newExecution(s, set, nil)
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					e.runTest(nil, func(*testing.T) { raceProgram() })
-				}()
-				<-done
-				if e.bug != nil {
-					b.Fatalf("bug in a race-free program: %s", e.bug.report())
-				}
-				if i == 999 {
-					heap1k = liveHeap()
-				}
-			}
-			if b.N >= 1000 {
-				b.ReportMetric(float64(heap1k), "heap-after-1k-B")
-			}
-			b.ReportMetric(float64(liveHeap()), "heap-at-end-B")
-		})
-	}
+		if b.N >= 1000 {
+			b.ReportMetric(float64(heap1k), "heap-after-1k-B")
+		}
+		b.ReportMetric(float64(liveHeap()), "heap-at-end-B")
+	})
 }
 
 // BenchmarkExecution3x30Races is BenchmarkExecution3x30 with the detector
@@ -144,16 +131,9 @@ func BenchmarkExecutionRaces(b *testing.B) {
 func BenchmarkExecution3x30Races(b *testing.B) {
 	s, _ := strategies.New("random", strategies.Options{Seed: 1})
 	for i := 0; i < b.N; i++ {
-		s.NewExecution()
 		set := defaultSettings
 		set.races = racesReport
-		e := newExecution(s, set, nil)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			e.runTest(nil, func(*testing.T) { program3x30() })
-		}()
-		<-done
+		e := runWith(s, set, program3x30)
 		if e.bug != nil {
 			b.Fatal(e.bug.report())
 		}
@@ -170,34 +150,28 @@ const largeSlice = 64 << 10
 // checked and updated, not skipped as accessed in this epoch already.
 // on/off is what the detector costs a large access.
 func BenchmarkRaceLargeSlice(b *testing.B) {
-	for _, mode := range []raceMode{racesOff, racesReport} {
-		name := "off"
-		if mode == racesReport {
-			name = "on"
-		}
-		b.Run(name, func(b *testing.B) {
-			src, dst := make([]byte, largeSlice), make([]byte, largeSlice)
-			var mu sync.Mutex
-			runExec(sameFirst{}, func() {
-				e := active.Load()
-				e.set.races = mode
-				e.race.mode = mode
-				shadowing = mode != racesOff
-				b.SetBytes(largeSlice)
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					Lock(&mu)
-					Unlock(&mu)
-					if i&1 == 0 {
-						Copy(dst, src, nil)
-					} else {
-						Copy(src, dst, nil)
-					}
+	forRaceModes(b, "on", func(b *testing.B, mode raceMode) {
+		src, dst := make([]byte, largeSlice), make([]byte, largeSlice)
+		var mu sync.Mutex
+		runExec(sameFirst{}, func() {
+			e := active.Load()
+			e.set.races = mode
+			e.race.mode = mode
+			shadowing = mode != racesOff
+			b.SetBytes(largeSlice)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				Lock(&mu)
+				Unlock(&mu)
+				if i&1 == 0 {
+					Copy(dst, src, nil)
+				} else {
+					Copy(src, dst, nil)
 				}
-				b.StopTimer()
-			})
+			}
+			b.StopTimer()
 		})
-	}
+	})
 }
 
 // BenchmarkRaceLargeSliceExec is one execution per operation that fills
@@ -205,31 +179,25 @@ func BenchmarkRaceLargeSlice(b *testing.B) {
 // memory the detector has not shadowed yet, words made and dropped with
 // the execution.
 func BenchmarkRaceLargeSliceExec(b *testing.B) {
-	for _, mode := range []raceMode{racesOff, racesReport} {
-		name := "off"
-		if mode == racesReport {
-			name = "on"
+	forRaceModes(b, "on", func(b *testing.B, mode raceMode) {
+		s, _ := strategies.New("random", strategies.Options{Seed: 1})
+		set := defaultSettings
+		set.races = mode
+		src := make([]byte, largeSlice)
+		b.SetBytes(largeSlice)
+		for i := 0; i < b.N; i++ {
+			runWith(s, set, func() {
+				dst := make([]byte, largeSlice)
+				Copy(dst, src, nil)
+				Copy(src, dst, nil)
+			})
 		}
-		b.Run(name, func(b *testing.B) {
-			s, _ := strategies.New("random", strategies.Options{Seed: 1})
-			set := defaultSettings
-			set.races = mode
-			src := make([]byte, largeSlice)
-			b.SetBytes(largeSlice)
-			for i := 0; i < b.N; i++ {
-				s.NewExecution()
-				e := newExecution(s, set, nil)
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					e.runTest(nil, func(*testing.T) {
-						dst := make([]byte, largeSlice)
-						Copy(dst, src, nil)
-						Copy(src, dst, nil)
-					})
-				}()
-				<-done
-			}
-		})
-	}
+	})
+}
+
+// forRaceModes runs body as two sub-benchmarks, the detector off ("off")
+// and on (named on).
+func forRaceModes(b *testing.B, on string, body func(b *testing.B, mode raceMode)) {
+	b.Run("off", func(b *testing.B) { body(b, racesOff) })
+	b.Run(on, func(b *testing.B) { body(b, racesReport) })
 }

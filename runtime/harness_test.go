@@ -110,6 +110,26 @@ func readEvents(t *testing.T, path string) []wire.Event {
 	return evs
 }
 
+// testEvent returns the "test" event of evs, and fails t on a bug event
+// (the programs of the tests that use it have none) or when there is no
+// test event.
+func testEvent(t *testing.T, evs []wire.Event) *wire.Event {
+	t.Helper()
+	var test *wire.Event
+	for _, e := range evs {
+		switch e.Event {
+		case "test":
+			test = &e
+		case "bug":
+			t.Errorf("bug: %s", e.Message)
+		}
+	}
+	if test == nil {
+		t.Fatal("no test event")
+	}
+	return test
+}
+
 // bugs returns the bug events.
 func bugs(evs []wire.Event) []wire.Event {
 	var out []wire.Event

@@ -42,20 +42,13 @@ func TestSaturationStopsATest(t *testing.T) {
 			t.Fatal(err)
 		}
 		x.explore(twoCounters)
-		var test *wire.Event
-		for _, e := range readEvents(t, c.Results) {
-			switch e.Event {
-			case "test":
-				test = &e
-			case "bug":
-				t.Errorf("bug: %s", e.Message)
-			case "coverage":
+		evs := readEvents(t, c.Results)
+		for _, e := range evs {
+			if e.Event == "coverage" {
 				t.Errorf("a coverage event without --coverage")
 			}
 		}
-		if test == nil {
-			t.Fatal("no test event")
-		}
+		test := testEvent(t, evs)
 		if !on {
 			if test.Schedules != limit || test.Saturated != 0 {
 				t.Errorf("rule off: %d schedules, saturated after %d; want %d, not saturated", test.Schedules, test.Saturated, limit)
@@ -97,28 +90,27 @@ func TestSaturationLeavesAProof(t *testing.T) {
 func TestCoverageFresh(t *testing.T) {
 	r := newCovRun()
 	x := uintptr(unsafe.Pointer(&covObj2))
-	r.c.touch(r.at(1, "f.go:1", opWrite), x, true)
-	r.c.touch(r.at(2, "f.go:2", opRead), x, false)
-	if fresh, set := r.c.commit(); fresh != 3 || !set {
-		t.Errorf("first schedule: %d fresh, new set %v; want 2 points and 1 pair, a new set", fresh, set)
-	}
-	r.c.begin()
-	r.c.touch(r.at(1, "f.go:1", opWrite), x, true)
-	r.c.touch(r.at(2, "f.go:2", opRead), x, false)
-	if fresh, set := r.c.commit(); fresh != 0 || set {
-		t.Errorf("the same schedule again: %d fresh, new set %v; want nothing", fresh, set)
-	}
-	r.c.begin()
-	r.c.touch(r.at(2, "f.go:2", opRead), x, false)
-	r.c.touch(r.at(1, "f.go:1", opWrite), x, true)
-	r.c.touch(r.at(2, "f.go:2", opRead), x, false)
-	if fresh, set := r.c.commit(); fresh != 1 || !set {
-		t.Errorf("the other order too: %d fresh, new set %v; want 1 pair, a new set", fresh, set)
-	}
-	r.c.begin()
-	r.c.touch(r.at(2, "f.go:2", opRead), x, false)
-	r.c.touch(r.at(1, "f.go:1", opWrite), x, true)
-	if fresh, set := r.c.commit(); fresh != 0 || !set {
-		t.Errorf("one pair met before in another set: %d fresh, new set %v; want none fresh, a new set", fresh, set)
+	write := func() { r.c.touch(r.at(1, "f.go:1", opWrite), x, true) }
+	read := func() { r.c.touch(r.at(2, "f.go:2", opRead), x, false) }
+	for i, c := range []struct {
+		what    string
+		touches []func()
+		fresh   int
+		set     bool
+	}{
+		{"first schedule (2 points and 1 pair)", []func(){write, read}, 3, true},
+		{"the same schedule again", []func(){write, read}, 0, false},
+		{"the other order too (1 pair)", []func(){read, write, read}, 1, true},
+		{"one pair met before in another set", []func(){read, write}, 0, true},
+	} {
+		if i > 0 {
+			r.c.begin()
+		}
+		for _, touch := range c.touches {
+			touch()
+		}
+		if fresh, set := r.c.commit(); fresh != c.fresh || set != c.set {
+			t.Errorf("%s: %d fresh, new set %v; want %d fresh, new set %v", c.what, fresh, set, c.fresh, c.set)
+		}
 	}
 }

@@ -94,18 +94,7 @@ func TestBudgetStopsAnExecution(t *testing.T) {
 			Unlock(&mu)
 		}
 	})
-	var test *wire.Event
-	for _, e := range readEvents(t, c.Results) {
-		switch e.Event {
-		case "test":
-			test = &e
-		case "bug":
-			t.Errorf("bug: %s", e.Message)
-		}
-	}
-	if test == nil {
-		t.Fatal("no test event")
-	}
+	test := testEvent(t, readEvents(t, c.Results))
 	if test.Schedules == 0 && test.Message == "" {
 		t.Skip("the machine was too loaded to start the first schedule within the budget")
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,18 +64,9 @@ func reuseFixtureBuilds(build builder, dir string) builder {
 }
 
 func copyExecutable(from, to string) error {
-	r, err := os.Open(from)
+	b, err := os.ReadFile(from)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	w, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(w, r); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	return os.WriteFile(to, b, 0o755)
 }
