@@ -13,6 +13,7 @@
 //	/tmp/modtable -gosct /tmp/gosct                      # the CI set, then the table
 //	/tmp/modtable -gosct /tmp/gosct golang.org/x/time    # only these modules
 //	/tmp/modtable -table                                 # the table from the kept results
+//	/tmp/modtable -gosct /tmp/gosct -also 'M@V' M        # a module outside the set (-table -also 'M@V': kept in the table)
 //
 // Run it from the repository's root. The modules, their versions, packages
 // and go test flags are .ci/realsuites's (`.ci/realsuites --list`; -large
@@ -52,6 +53,7 @@ func main() {
 	large := flag.Bool("large", false, "also the nightly-sized set of .ci/realsuites (--large)")
 	tableOnly := flag.Bool("table", false, "only write the table from the results kept in -out")
 	doc := flag.String("doc", "docs/performance.md", "the file whose table is replaced")
+	also := flag.String("also", "", "modules outside .ci/realsuites's set, measured and tabled too: MODULE@VERSION lines of its form (packages, -- go test flags), separated by ';'")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: modtable [flags] [module...]")
 		flag.PrintDefaults()
@@ -62,6 +64,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "modtable: %v\n", err)
 		os.Exit(2)
 	}
+	suites = append(suites, parseSuites(strings.ReplaceAll(*also, ";", "\n"))...)
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintf(os.Stderr, "modtable: %v\n", err)
 		os.Exit(2)
@@ -135,8 +138,17 @@ func readSuites(large bool) ([]suite, error) {
 	if err != nil {
 		return nil, fmt.Errorf(".ci/realsuites --list (run modtable from the repository's root): %w", err)
 	}
+	ss := parseSuites(string(b))
+	if len(ss) == 0 {
+		return nil, fmt.Errorf(".ci/realsuites --list printed no module")
+	}
+	return ss, nil
+}
+
+// parseSuites reads lines of .ci/realsuites's set.
+func parseSuites(lines string) []suite {
 	var ss []suite
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(lines), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 || !strings.Contains(f[0], "@") {
 			continue
@@ -156,10 +168,7 @@ func readSuites(large bool) ([]suite, error) {
 		}
 		ss = append(ss, s)
 	}
-	if len(ss) == 0 {
-		return nil, fmt.Errorf(".ci/realsuites --list printed no module")
-	}
-	return ss, nil
+	return ss
 }
 
 // revision names the code gosct is built from, for the table's header:
