@@ -18,6 +18,20 @@ import (
 // next line its own number back, so that every position go test prints
 // (a failure, a panic, a race, a goroutine dump) is the user's, and the
 // inserted calls see their callers at the lines gosct recorded.
+//
+// Where no statement can go (before a case, or an else if's condition),
+// the hold goes before the statement that holds the operation: the
+// select, the switch, the chain's first if. A select evaluates all its
+// channels and values as it starts, so that is exact. Before a switch the
+// hold also precedes its tag and the cases above the operation's, before
+// an if chain the conditions above: the operation still runs after it, and
+// what runs in between is the program's own evaluation. A pass count is
+// the one place it shows: a hold of the helper's ways on pass n of a case
+// counts the switch's passes, more when a case above matched; a hold so
+// misplaced is a hold missed, "not confirmed", never a false "confirmed".
+// Wrapping the expression (f(delay(), e), or a func literal) would be
+// exact, but needs e's type, which untyped constants and named booleans
+// make a generic helper get wrong: it would not always compile.
 
 // Layout locates a package and its module on disk.
 type Layout struct {
@@ -142,6 +156,9 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 	tf := fs.fset.File(f.Pos())
 	var best ast.Stmt
 	var bestBody *ast.BlockStmt
+	// The bodies of switches and selects list clauses, not statements:
+	// nothing goes before a case.
+	clauses := map[*ast.BlockStmt]bool{}
 	ast.Inspect(f, func(x ast.Node) bool {
 		if x == nil {
 			return false
@@ -151,8 +168,16 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 		}
 		var list []ast.Stmt
 		switch b := x.(type) {
+		case *ast.SwitchStmt:
+			clauses[b.Body] = true
+		case *ast.TypeSwitchStmt:
+			clauses[b.Body] = true
+		case *ast.SelectStmt:
+			clauses[b.Body] = true
 		case *ast.BlockStmt:
-			list = b.List
+			if !clauses[b] {
+				list = b.List
+			}
 		case *ast.CaseClause:
 			list = b.Body
 		case *ast.CommClause:
@@ -233,6 +258,18 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 		}
 	}
 	return s, nil
+}
+
+// code is the text inserted at s to make call there: deferred after a
+// defer, and then inline, after the statement it ends.
+func (s site) code(call string) string {
+	if s.where == afterDefer {
+		call = "defer " + call
+		if !s.ownLine {
+			call = "; " + call
+		}
+	}
+	return call
 }
 
 func lineStart(src []byte, off int) int {
