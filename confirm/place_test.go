@@ -65,8 +65,8 @@ func placeFixture(t *testing.T, directives bool) (src []byte, ops map[int]int) {
 }
 
 // TestPlaceCompiles: a hold before a case, a select's communication, an
-// else if's condition, a loop's condition and post statement builds, in
-// the user's patch and in go test's copy.
+// else if's condition, a loop's condition and post statement, and in
+// one-line bodies, builds, in the user's patch and in go test's copy.
 func TestPlaceCompiles(t *testing.T) {
 	for _, directives := range []bool{false, true} {
 		src, _ := placeFixture(t, directives)

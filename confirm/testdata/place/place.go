@@ -1,7 +1,7 @@
 // Package main holds an operation (op(k), its line marked "op k") in each
-// place of a Go statement where no statement can go before it, for
-// TestPlace: a hold placed for each must compile and run before it. Not
-// gofmt'd: users' code need not be.
+// place of a Go statement where no statement can go before it, and in
+// one-line bodies, for TestPlace: a hold placed for each must compile and
+// run before it. Not gofmt'd: users' code need not be.
 package main
 
 // log is what ran: op k as k, the hold inserted for op k as -k.
@@ -78,6 +78,7 @@ func loops() int {
 	for i := 0; i < op(8); i = i + op(9)/9 { // op 8, op 9
 		n++
 	}
+	for i := 0; i < op(10)/5; i++ { n++ } // op 10
 	return n
 }
 
