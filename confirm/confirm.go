@@ -248,13 +248,7 @@ func (c *confirmer) build(holds []Hold, how How) *try {
 		if !ok {
 			num = len(siteNum) + 1
 			siteNum[k] = num
-			code := "gosctConfirm(" + strconv.Itoa(num) + ")"
-			if s.where == afterDefer {
-				code = "defer " + code
-				if !s.ownLine {
-					code = "; " + code
-				}
-			}
+			code := s.code("gosctConfirm(" + strconv.Itoa(num) + ")")
 			seq++
 			tr.ps.edits = append(tr.ps.edits, edit{file: s.file, off: s.off, ownLine: s.ownLine, line: s.line, code: code, comment: comment, indent: s.indent, seq: seq})
 			if sites[pk] == nil {
@@ -300,13 +294,7 @@ func (c *confirmer) build(holds []Hold, how How) *try {
 			if h.Timer {
 				d = max(5*c.opts.Sleep, 50*time.Millisecond)
 			}
-			code := name + ".Sleep(" + strings.ReplaceAll(goDuration(d), "time.", name+".") + ")"
-			if s.where == afterDefer {
-				code = "defer " + code
-				if !s.ownLine {
-					code = "; " + code
-				}
-			}
+			code := s.code(name + ".Sleep(" + strings.ReplaceAll(goDuration(d), "time.", name+".") + ")")
 			k := key{s.file, s.off, s.where}
 			if _, dup := siteNum[k]; !dup {
 				siteNum[k] = len(siteNum) + 1

@@ -18,6 +18,20 @@ import (
 // next line its own number back, so that every position go test prints
 // (a failure, a panic, a race, a goroutine dump) is the user's, and the
 // inserted calls see their callers at the lines gosct recorded.
+//
+// Where no statement can go (before a case, or an else if's condition),
+// the hold goes before the statement that holds the operation: the
+// select, the switch, the chain's first if. A select evaluates all its
+// channels and values as it starts, so that is exact. Before a switch the
+// hold also precedes its tag and the cases above the operation's, before
+// an if chain the conditions above: the operation still runs after it, and
+// what runs in between is the program's own evaluation. A pass count is
+// the one place it shows: a hold of the helper's ways on pass n of a case
+// counts the switch's passes, more when a case above matched; a hold so
+// misplaced is a hold missed, "not confirmed", never a false "confirmed".
+// Wrapping the expression (f(delay(), e), or a func literal) would be
+// exact, but needs e's type, which untyped constants and named booleans
+// make a generic helper get wrong: it would not always compile.
 
 // Layout locates a package and its module on disk.
 type Layout struct {
@@ -140,19 +154,44 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 		return site{}, err
 	}
 	tf := fs.fset.File(f.Pos())
-	var best ast.Stmt
-	var bestBody *ast.BlockStmt
+	// The statements holding line, outer first, each with the number of
+	// func literals it is in.
+	type cand struct {
+		st    ast.Stmt
+		funcs int
+	}
+	var cands []cand
+	var stack []ast.Node
+	funcs := 0
+	// The bodies of switches and selects list clauses, not statements:
+	// nothing goes before a case.
+	clauses := map[*ast.BlockStmt]bool{}
 	ast.Inspect(f, func(x ast.Node) bool {
 		if x == nil {
+			if _, ok := stack[len(stack)-1].(*ast.FuncLit); ok {
+				funcs--
+			}
+			stack = stack[:len(stack)-1]
 			return false
 		}
 		if tf.Line(x.Pos()) > line || tf.Line(x.End()) < line {
 			return false
 		}
+		stack = append(stack, x)
 		var list []ast.Stmt
 		switch b := x.(type) {
+		case *ast.FuncLit:
+			funcs++
+		case *ast.SwitchStmt:
+			clauses[b.Body] = true
+		case *ast.TypeSwitchStmt:
+			clauses[b.Body] = true
+		case *ast.SelectStmt:
+			clauses[b.Body] = true
 		case *ast.BlockStmt:
-			list = b.List
+			if !clauses[b] {
+				list = b.List
+			}
 		case *ast.CaseClause:
 			list = b.Body
 		case *ast.CommClause:
@@ -160,22 +199,30 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 		}
 		for _, st := range list {
 			if tf.Line(st.Pos()) <= line && line <= tf.Line(st.End()) {
-				best = st
-				if bb, ok := x.(*ast.BlockStmt); ok {
-					bestBody = bb
-				}
+				cands = append(cands, cand{st, funcs})
 			}
 		}
 		return true
 	})
-	if best == nil {
+	if len(cands) == 0 {
 		return site{}, fmt.Errorf("%s:%d is in no statement", filepath.Base(path), line)
 	}
-	_ = bestBody
+	// The innermost statement, unless the line starts a statement around
+	// it in the same function: the first of those (on "for ...; op(); ...
+	// { n++ }", the loop, whose header runs first; on "case 1: n = op()",
+	// the assignment; on "go func() { op() }()", the call, run by the
+	// goroutine the go statement starts).
+	best := cands[len(cands)-1]
+	for _, c := range cands {
+		if c.funcs == best.funcs && tf.Line(c.st.Pos()) == line {
+			best = c
+			break
+		}
+	}
 	s := site{file: path, line: line, pkg: f.Name.Name, where: before}
-	stmt := best
+	stmt := best.st
 	if own {
-		switch st := best.(type) {
+		switch st := stmt.(type) {
 		case *ast.DeferStmt:
 			s.where = afterDefer
 		case *ast.ForStmt:
@@ -233,6 +280,19 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 		}
 	}
 	return s, nil
+}
+
+// code is the text inserted at s to make call there: deferred after a
+// defer; inline after a defer or at a loop body's closing brace, it ends
+// the statement before it ("{ n++ }" takes "; call" before its brace).
+func (s site) code(call string) string {
+	if s.where == afterDefer {
+		call = "defer " + call
+	}
+	if !s.ownLine && s.where != before {
+		call = "; " + call
+	}
+	return call
 }
 
 func lineStart(src []byte, off int) int {
