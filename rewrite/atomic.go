@@ -109,9 +109,11 @@ func (r *fileRewriter) atomic(c *astutil.Cursor, call *ast.CallExpr, a ast.Expr)
 
 // wrappable reports whether gosct.Then(tok, e) can stand where e is
 // passed as a parameter of type p: Then's type argument is e's type,
-// which for an untyped constant is its default type.
+// which for an untyped constant is its default type. e may already be
+// a hook that replaced the argument (a field's read): its type is the
+// argument's (tvOf), else a pool's Put would lose its PoolPut.
 func (r *fileRewriter) wrappable(e ast.Expr, p types.Type) bool {
-	tv, ok := r.info.Types[e]
+	tv, ok := r.tvOf(e)
 	if !ok || tv.IsNil() {
 		return false
 	}

@@ -279,6 +279,32 @@ func hookName(c *ast.CallExpr) string {
 	return ""
 }
 
+// pureBuiltin reports a call of a built-in function that has no effect
+// of its own (unsafe.Add, unsafe.Sizeof, len...): an address computed
+// with it, as xsync's Map computes a slot's to skip a bounds check, is as
+// free of effects as its arguments, and an atomic operation on it names
+// its address (else its synchronization is lost).
+func pureBuiltin(info *types.Info, fun ast.Expr) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	if !ok {
+		return false
+	}
+	switch b.Name() {
+	case "Add", "Sizeof", "Offsetof", "Alignof", "len", "cap", "min", "max", "real", "imag", "complex":
+		return true
+	}
+	return false
+}
+
 // pureExpr is sideEffectFree; original, if not nil, gives the expression a
 // call stands for when it is free of effects itself.
 func pureExpr(info *types.Info, e ast.Expr, original func(*ast.CallExpr) (ast.Expr, bool)) bool {
@@ -291,6 +317,9 @@ func pureExpr(info *types.Info, e ast.Expr, original func(*ast.CallExpr) (ast.Ex
 		case *ast.CallExpr:
 			if tv, found := info.Types[n.Fun]; found && tv.IsType() {
 				return true // a conversion
+			}
+			if pureBuiltin(info, n.Fun) {
+				return true
 			}
 			if original != nil {
 				if o, found := original(n); found {

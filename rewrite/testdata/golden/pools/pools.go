@@ -21,6 +21,19 @@ func Use(s *S) string {
 	return b.String()
 }
 
+// pooled holds a pooled buffer in a field, as codecs do (go-msgpack's
+// bytesBufPooler): the Put's argument is a shared read, instrumented
+// before the Put is, and the Put must still happen before the Get.
+type pooled struct {
+	pool *sync.Pool
+	buf  any
+}
+
+func (z *pooled) release() {
+	z.pool.Put(z.buf)
+	z.pool, z.buf = nil, nil
+}
+
 func Maps(m *sync.Map) {
 	m.Store("a", 1)
 	m.LoadOrStore("b", 2)
