@@ -304,6 +304,16 @@ func TestCmdTestFailureOutsideControl(t *testing.T) {
 	}
 }
 
+// TestCmdTestFailureInStoppedSchedule: a failure of the binary with a
+// test stopped early is not said to be outside gosct's schedules.
+func TestCmdTestFailureInStoppedSchedule(t *testing.T) {
+	useFakeRuntime(t, "fail-stopped")
+	code, out, errOut := gosct(t, "test", "--trace-dir", t.TempDir(), ".")
+	if code != exitError || strings.Contains(errOut, "outside the schedules") || !strings.Contains(errOut, "gosct stopped TestB before the end (not explored)") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
 func TestCmdTestRunFilter(t *testing.T) {
 	useFakeRuntime(t, "bug")
 	code, out, _ := gosct(t, "test", "--json", "--trace-dir", t.TempDir(), "--run", "TestA$", ".")

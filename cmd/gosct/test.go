@@ -505,8 +505,25 @@ func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 		if !r.stream {
 			r.rep.output(pkg, res.output)
 		}
-		r.rep.message("error", pkg, "", "", fmt.Sprintf("the test binary failed (exit status %d) outside the schedules gosct controls (output above)", res.exitCode))
+		msg := fmt.Sprintf("the test binary failed (exit status %d) outside the schedules gosct controls (output above)", res.exitCode)
+		if stopped := notExplored(res.events); len(stopped) > 0 {
+			// A schedule stopped in its middle may have failed its
+			// subtest: the failure is not known to be outside.
+			msg = fmt.Sprintf("the test binary failed (exit status %d) with no bug reported; gosct stopped %s before the end (not explored), and a schedule stopped in its middle may fail its test (output above)", res.exitCode, strings.Join(stopped, ", "))
+		}
+		r.rep.message("error", pkg, "", "", msg)
 	}
+}
+
+// notExplored names the tests whose exploration was stopped early.
+func notExplored(evs []wire.Event) []string {
+	var names []string
+	for _, e := range evs {
+		if e.Event == "test" && e.Outcome() == wire.OutcomeNotExplored {
+			names = append(names, e.Test)
+		}
+	}
+	return names
 }
 
 func countEvents(evs []wire.Event, kind string) int {

@@ -89,6 +89,14 @@ func TestMain(m *testing.M) {
 			fmt.Println("--- FAIL: TestUninstrumented")
 			code = 1
 		}
+		if scenario == "fail-stopped" && name == "TestB" {
+			// A schedule stopped in its middle (uncontrolled code that
+			// never returned) failed its subtest.
+			fmt.Println("--- FAIL: TestB/schedule-1")
+			emit(map[string]any{"event": "test", "test": name, "schedules": 1, "elapsed_s": 0.5, "message": "could not complete: blocked in uncontrolled code"})
+			code = 1
+			continue
+		}
 		if scenario == "too-long" && name == "TestB" {
 			emit(map[string]any{"event": "warning", "test": name, "message": "an execution exceeded 100 scheduling steps"})
 			emit(map[string]any{"event": "test", "test": name, "schedules": 1, "elapsed_s": 0.5, "message": "too long"})
