@@ -295,7 +295,8 @@ func (r *runner) buildWithoutDeps(pkg *rewrite.Package, failed built) (string, b
 // the next packages overlaps exploring the current one. A small package's
 // `go test -c` is a compile then a link, one CPU's work, so one build at a
 // time left the other cores idle whenever a run of many small packages was
-// waiting for its binaries (gobugs: builds 100 s of a 166 s run). The
+// waiting for its binaries (gobugs' 90 packages: 166 s for the run, 69 s
+// of it exploring, docs/performance.md "The newcomer's minute"). The
 // result of package i arrives on the i-th channel (nil for a package that
 // needs no build).
 func (r *runner) startBuilds(pkgs []*rewrite.Package, need func(*rewrite.Package) bool) []chan built {
