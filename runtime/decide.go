@@ -52,7 +52,7 @@ func (e *execution) decide(kind strategies.Kind, cur int, yield bool, op func(in
 		e.pt.Events, e.pt.Last = e.pt.Events[:0], strategies.Event{}
 	}
 	var i int
-	if kind != strategies.Goroutine || e.fair.since == 0 || following(e.strat) {
+	if kind != strategies.Goroutine || e.fair.since == 0 || e.strategyFollowing() {
 		i = e.strategyNext()
 	} else {
 		i = e.fair.choice(len(e.pt.Choices))

@@ -77,11 +77,12 @@ func doCalibrateGstatus() {
 		want string
 	}
 	var (
-		ps      [4]probe
+		ps      [5]probe
 		wg      sync.WaitGroup
 		recv    = make(chan struct{})
 		sel1    = make(chan struct{})
 		sel2    = make(chan struct{})
+		send    = make(chan struct{})
 		mu      sync.Mutex
 		exited  sync.WaitGroup
 		release = func() {}
@@ -106,7 +107,8 @@ func doCalibrateGstatus() {
 		}
 	})
 	start(3, "sync.Mutex.Lock", func() { mu.Lock(); mu.Unlock() })
-	release = func() { close(recv); close(sel1); mu.Unlock() }
+	start(4, "chan send", func() { send <- struct{}{} })
+	release = func() { close(recv); close(sel1); mu.Unlock(); <-send }
 	defer func() { release(); exited.Wait() }()
 	wg.Wait()
 	// Wait until the traceback shows every probe parked as intended.
@@ -141,11 +143,21 @@ func doCalibrateGstatus() {
 		return u32(self, off) == gsRunning
 	}
 	sOff := pick(goidOffset-8, 4, goidOffset+64, statusAt)
-	// The wait reason: one byte, equal in the two channel receivers,
-	// different (and not zero) for select and the mutex.
+	// The wait reason: one byte, not zero, equal in the probes that wait
+	// alike (the two channel receivers) and different in the others.
+	// The channel send is there for a token holder's own waits (its park,
+	// the runtime's lock, -race's service): known from the start, no
+	// pause of the collector can be mistaken for them (learnReason).
 	reasonAt := func(off int) bool {
-		a, b, c, d := u8(ps[0].g, off), u8(ps[1].g, off), u8(ps[2].g, off), u8(ps[3].g, off)
-		return a != 0 && a == b && c != 0 && d != 0 && c != a && d != a && d != c
+		for _, p := range ps {
+			for _, q := range ps {
+				a, b := u8(p.g, off), u8(q.g, off)
+				if a == 0 || (a == b) != (p.want == q.want) {
+					return false
+				}
+			}
+		}
+		return true
 	}
 	rOff := pick(goidOffset+24, 1, goidOffset+64, reasonAt)
 	if sOff < 0 || rOff < 0 {
@@ -309,18 +321,49 @@ func runState(gp unsafe.Pointer, id int64) (gRun, string) {
 // learnReason names wait reason r from the traceback of goroutine id,
 // which is waiting with it; a reason is learnt once per process.
 //
+// The goroutine may leave the wait and come back to it between the read
+// of r and the traceback: a token holder under a busy collector goes
+// from an assist ("GC assist marking", a pause) to its park on the token
+// ("chan receive") and back in microseconds, and the assist's reason,
+// once learnt as a channel receive, had the watchdog detach every holder
+// the collector paused (a replay under -race that no longer followed its
+// trace). So two tracebacks must agree, the goroutine must wait with r
+// before, between and after them, and a name already another reason's
+// is not taken (noteReason).
+//
 //go:norace
 //go:nocheckptr
 func learnReason(gp unsafe.Pointer, id int64, r uint8) (string, uint8) {
 	name := tracebackStates()[id]
-	// Still the same wait? Otherwise the name may be another state's.
-	if u32(gp, statusOffset)&^gsScanBit != gsWaiting || u8(gp, reasonOffset) != r || name == "" {
+	if name == "" || !waitingWith(gp, r) || tracebackStates()[id] != name || !waitingWith(gp, r) {
 		return "", 0
 	}
-	class := classifyReason(name)
+	return noteReason(r, name)
+}
+
+// waitingWith reports whether the goroutine at gp waits with reason r.
+//
+//go:norace
+//go:nocheckptr
+func waitingWith(gp unsafe.Pointer, r uint8) bool {
+	return u32(gp, statusOffset)&^gsScanBit == gsWaiting && u8(gp, reasonOffset) == r
+}
+
+// noteReason binds wait reason r to name, unless name is already bound to
+// another reason: Go gives each reason a name of its own
+// (runtime2.go's waitReasonStrings), so that is a misreading.
+//
+//go:norace
+func noteReason(r uint8, name string) (string, uint8) {
 	reasonMu.Lock()
+	defer reasonMu.Unlock()
+	for other, n := range reasonNames {
+		if n == name && other != int(r) {
+			return "", 0
+		}
+	}
+	class := classifyReason(name)
 	reasonNames[r], reasonBlocked[r] = name, class
-	reasonMu.Unlock()
 	return name, class
 }
 

@@ -190,3 +190,39 @@ func TestGstatusLayout(t *testing.T) {
 		}
 	}
 }
+
+// A wait reason is never named after another one. A holder under a busy
+// collector moves between an assist ("GC assist marking") and its park on
+// the token ("chan receive") faster than a traceback is taken; named
+// after the park, the assist had the watchdog detach every holder the
+// collector paused, and a replay under -race stopped following its trace.
+func TestNoteReasonKeepsNamesApart(t *testing.T) {
+	calibrateGstatus()
+	if !gstatusOK {
+		t.Skip("no g status on this architecture")
+	}
+	known := -1
+	reasonMu.Lock()
+	for r, n := range reasonNames {
+		if n == "chan receive" {
+			known = r
+		}
+	}
+	reasonMu.Unlock()
+	if known < 0 {
+		t.Fatal("calibration did not name the channel receive")
+	}
+	const unused = 255 // Go has fewer than 255 wait reasons
+	if name, class := noteReason(unused, "chan receive"); name != "" || class != 0 {
+		t.Errorf("reason %d was named %q (class %d), the name of reason %d", unused, name, class, known)
+	}
+	reasonMu.Lock()
+	got := reasonNames[unused]
+	reasonMu.Unlock()
+	if got != "" {
+		t.Errorf("reason %d is now named %q", unused, got)
+	}
+	if name, class := noteReason(uint8(known), "chan receive"); name != "chan receive" || class != 1 {
+		t.Errorf("the channel receive's own reason: %q, class %d", name, class)
+	}
+}

@@ -101,6 +101,9 @@ func (e *execution) strategyNext() int {
 }
 
 //go:norace
+func (e *execution) strategyFollowing() bool { return following(e.strat) }
+
+//go:norace
 func (e *execution) strategyEnd(eu strategies.EventUser, end strategies.End) {
 	defer strategyPanicked()
 	eu.EndExecution(end)

@@ -303,6 +303,18 @@ func (e *execution) strategyNext() int {
 	return i
 }
 
+// strategyFollowing is following(e.strat), asked where the strategy's
+// decisions are made: a replayer notes its divergence on the service
+// goroutine, and read from the holder that note is a race the detector
+// sees (the service's edges are hidden from it: serviceLoop).
+//
+//go:norace
+func (e *execution) strategyFollowing() bool {
+	var ok bool
+	onService(func() { ok = following(e.strat) }, false)
+	return ok
+}
+
 // strategyEnd tells an EventUser that the execution ended.
 //
 //go:norace
