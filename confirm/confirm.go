@@ -37,8 +37,9 @@ type Options struct {
 	GoFlags []string
 	// Runs is how many times the test runs per way tried (default 20).
 	Runs int
-	// Timeout bounds one run (go test -timeout; default 3s): a deadlock
-	// shows as go test's timeout.
+	// Timeout bounds one run (go test -timeout): a deadlock shows as go
+	// test's timeout. Zero: three times what the test takes under go test
+	// as it is, at least 3s (timeout.go).
 	Timeout time.Duration
 	// Parallel runs at once (default 4: a run that deadlocks waits, idle, for its timeout).
 	Parallel int
@@ -77,6 +78,10 @@ type Result struct {
 	Notes []string
 	// Reason says why nothing could be tried, when so.
 	Reason string
+	// Timeout is the go test -timeout of each run, and TimeoutWhy how it
+	// was chosen when Options left it to Confirm.
+	Timeout    time.Duration
+	TimeoutWhy string
 }
 
 // Attempt is one way tried.
@@ -143,6 +148,10 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 	}
 	defer os.RemoveAll(tmp)
 	c := &confirmer{opts: opts, t: t, x: x, test: test, sub: sub, tmp: tmp, fs: newFiles()}
+	if c.opts.Timeout <= 0 {
+		c.opts.Timeout, r.TimeoutWhy = c.autoTimeout(ctx)
+	}
+	r.Timeout = c.opts.Timeout
 
 	plans := [][]Hold{Plan(t, false)}
 	if late := Plan(t, true); len(late) > len(plans[0]) {
@@ -188,9 +197,6 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 func (o *Options) defaults() {
 	if o.Runs <= 0 {
 		o.Runs = 20
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 3 * time.Second
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = 4
@@ -426,7 +432,7 @@ func (r *Result) Summary(rel func(string) string) string {
 		for _, a := range r.Tried {
 			tried = append(tried, a.String())
 		}
-		return "not confirmed under go test (tried " + strings.Join(tried, "; ") + ")"
+		return "not confirmed under go test (tried " + strings.Join(tried, "; ") + "; each run bounded at " + r.Timeout.String() + ")"
 	}
 	if r.Unprompted {
 		return fmt.Sprintf("confirmed under go test with no delay: reachable by Go unprompted: go test found it %d of %d times", r.Same, r.Runs)
@@ -439,8 +445,16 @@ func (r *Result) Summary(rel func(string) string) string {
 	if len(ds) == 1 {
 		what = "this delay"
 	}
-	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, r.How, strings.Join(ds, ", "))
+	list := strings.Join(ds, ", ")
+	if len(ds) > summaryDelays {
+		// A first line a user reads: the patch has them all.
+		list = strings.Join(ds[:summaryDelays], ", ") + fmt.Sprintf(" and %d more (the patch)", len(ds)-summaryDelays)
+	}
+	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, r.How, list)
 }
+
+// summaryDelays is how many delays Summary names.
+const summaryDelays = 10
 
 // unrecordedReason says why trace t lacks the goroutines that could run
 // at each decision: gosct records them in a second, detailed run of the

@@ -29,7 +29,9 @@ times (-race for a race), and counts the runs that fail the same way: the
 same kind of bug at the same place, never just a failed run. It prints
 the delays as a patch you can apply to see the bug yourself.
 
-A deadlock shows as go test's -timeout (--timeout); a leak through a
+A deadlock shows as go test's -timeout (--confirm-timeout; by default
+three times what the test as it is takes under go test, at least 3s,
+measured in one run first); a leak through a
 check inserted at the start of the test (after it returns, the goroutines
 gosct saw leak must leave within a second). Livelocks are not checked.
 
@@ -85,7 +87,7 @@ func parseConfirm(args []string) (*confirmOptions, *pflag.FlagSet, error) {
 // --confirm share.
 func addConfirmFlags(fs *pflag.FlagSet, o *confirmOptions) {
 	fs.IntVar(&o.runs, "runs", 20, "confirm: how many times go test runs the test per way tried")
-	fs.DurationVar(&o.timeout, "confirm-timeout", 3*time.Second, "confirm: go test -timeout of one run (a deadlock shows as its timeout)")
+	fs.DurationVar(&o.timeout, "confirm-timeout", 0, "confirm: go test -timeout of one run (a deadlock shows as its timeout); 0: three times what the test takes under go test as it is, at least 3s")
 	fs.DurationVar(&o.sleep, "delay", 20*time.Millisecond, "confirm: how long a sleeping delay lasts")
 	fs.IntVar(&o.parallel, "confirm-parallel", 4, "confirm: runs of go test at once")
 	fs.StringVar(&o.how, "how", "sleep,targeted,handshake,yield", "confirm: the ways of holding a goroutine to try, in order (a plain sleep, a sleep of that goroutine only, a handshake, a Gosched loop)")
@@ -95,8 +97,8 @@ func (o *confirmOptions) check() error {
 	switch {
 	case o.runs < 1:
 		return usagef("--runs must be at least 1, not %d", o.runs)
-	case o.timeout <= 0:
-		return usagef("--confirm-timeout must be positive")
+	case o.timeout < 0:
+		return usagef("--confirm-timeout must not be negative")
 	case o.sleep <= 0:
 		return usagef("--delay must be positive")
 	case o.parallel < 1:
@@ -241,6 +243,9 @@ func printConfirm(w io.Writer, t *replay.Trace, res *confirm.Result, cwd string)
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "    note: %s\n", n)
 	}
+	if res.TimeoutWhy != "" {
+		fmt.Fprintf(w, "    each run: go test -timeout %s (%s)\n", res.Timeout, res.TimeoutWhy)
+	}
 	if len(res.Tried) > 1 || !res.Confirmed {
 		for _, a := range res.Tried {
 			fmt.Fprintf(w, "    tried %s\n", a)
@@ -277,12 +282,14 @@ type jsonConfirm struct {
 	Patch      string   `json:"patch,omitempty"`
 	Tried      []string `json:"tried,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
+	// TimeoutS is each run's go test -timeout, in seconds.
+	TimeoutS float64 `json:"timeout_s,omitempty"`
 }
 
 func confirmJSON(t *replay.Trace, res *confirm.Result, cwd string) jsonConfirm {
 	j := jsonConfirm{Event: "confirm", Test: t.Test, Confirmed: res.Confirmed, Unprompted: res.Unprompted,
 		Same: res.Same, Runs: res.Runs, How: string(res.How), Summary: confirmSummary(res, cwd),
-		Check: res.Check, Patch: res.Patch, Notes: res.Notes}
+		Check: res.Check, Patch: res.Patch, Notes: res.Notes, TimeoutS: res.Timeout.Seconds()}
 	if t.Bug != nil {
 		j.Kind = t.Bug.Kind
 	}

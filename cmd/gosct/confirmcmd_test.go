@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gosct/gosct/confirm"
 	"github.com/gosct/gosct/internal/wire"
@@ -20,7 +19,7 @@ func TestParseConfirm(t *testing.T) {
 		t.Fatal(err)
 	}
 	hows, _ := o.hows()
-	if o.runs != 5 || o.trace != "t.json" || o.timeout != 3*time.Second || len(hows) != 2 || hows[0] != confirm.Handshake || o.gotest.tags != "x" {
+	if o.runs != 5 || o.trace != "t.json" || o.timeout != 0 || len(hows) != 2 || hows[0] != confirm.Handshake || o.gotest.tags != "x" {
 		t.Errorf("parsed %+v (ways %v)", o, hows)
 	}
 	for _, c := range []struct {
@@ -32,6 +31,7 @@ func TestParseConfirm(t *testing.T) {
 		{[]string{"--runs", "0", "a.json"}, "--runs must be at least 1"},
 		{[]string{"--how", "nap", "a.json"}, `unknown way "nap"`},
 		{[]string{"--delay", "0s", "a.json"}, "--delay must be positive"},
+		{[]string{"--confirm-timeout", "-1s", "a.json"}, "--confirm-timeout must not be negative"},
 	} {
 		_, _, err := parseConfirm(c.args)
 		var ue *usageError
