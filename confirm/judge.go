@@ -65,6 +65,31 @@ func trimSlash(ps []string) []string {
 
 var posRe = regexp.MustCompile(`[A-Za-z0-9_.\-]+\.go:[0-9]+`)
 
+// ownFrame is the position ("file.go:12") of the innermost frame of stack
+// (as gosct's reports print one) in package pkg or its external test
+// package, else of its innermost frame; "" for none.
+func ownFrame(stack, pkg string) string {
+	first, fn := "", ""
+	for _, l := range strings.Split(stack, "\n") {
+		if !strings.HasPrefix(l, "\t") {
+			fn = l
+			continue
+		}
+		l = strings.TrimSpace(l)
+		if i := strings.LastIndex(l, " +0x"); i >= 0 {
+			l = l[:i]
+		}
+		p := posRe.FindString(baseName(l))
+		if first == "" {
+			first = p
+		}
+		if pkg != "" && (strings.HasPrefix(fn, pkg+".") || strings.HasPrefix(fn, pkg+"_test.")) {
+			return p
+		}
+	}
+	return first
+}
+
 // expectation derives what the trace's bug looks like under go test; an
 // error when go test cannot show it.
 func expectation(t *replay.Trace) (expect, error) {
@@ -125,6 +150,12 @@ func expectation(t *replay.Trace) (expect, error) {
 		msg := firstLine(b.Message)
 		v, ok := strings.CutPrefix(msg, "the test failed: ")
 		p := posRe.FindString(v)
+		if strings.HasPrefix(msg, "t.FailNow (t.Fatal...) called from goroutine") && len(b.Goroutines) > 0 {
+			// The goroutine's stack as it exited holds the check
+			// (testify's require, a t.Fatal): go test prints its line.
+			p, ok = ownFrame(b.Goroutines[0].Stack, t.Package), true
+			v = p
+		}
 		if !ok || p == "" || !strings.HasPrefix(v, p) {
 			return x, fmt.Errorf("the failing check's line is not recorded (%s)", msg)
 		}

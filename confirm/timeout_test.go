@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gosct/gosct/replay"
 )
 
 func TestBoundFor(t *testing.T) {
@@ -63,5 +65,29 @@ func TestSummaryNamesAFewDelays(t *testing.T) {
 	s := r.Summary(nil)
 	if !strings.HasSuffix(s, "a.go:j and 15 more (the patch)") || strings.Contains(s, "a.go:k") {
 		t.Errorf("summary %q", s)
+	}
+}
+
+// A goroutine's t.FailNow (a testify require in a goroutine, watermill's
+// TestRouter_AddMiddleware_to_router) is expected at the test's own line
+// of the goroutine's stack, not testify's.
+func TestExpectationOfFailNowInGoroutine(t *testing.T) {
+	tr := &replay.Trace{Package: "example.com/router", Bug: &replay.Bug{
+		Kind:    "failure",
+		Message: "t.FailNow (t.Fatal...) called from goroutine G1 (router_test.go:400), not the test goroutine: only the test's own goroutine may call it",
+		Goroutines: []replay.Goroutine{{Stack: "github.com/stretchr/testify/require.NoError({0x7f00})\n" +
+			"\t/mod/github.com/stretchr/testify@v1.9.0/require/require.go:1357 +0x93\n" +
+			"example.com/router_test.TestRouter_AddMiddleware.func2()\n" +
+			"\t/src/router/router_test.go:408 +0x11d\n"}},
+	}}
+	x, err := expectation(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(x.at) != 1 || x.at[0] != "router_test.go:408: " {
+		t.Errorf("expected at %q, want the test's check router_test.go:408", x.at)
+	}
+	if !x.judge("=== RUN   TestRouter_AddMiddleware\n    router_test.go:408: \n        \tError Trace:\t/src/router/router_test.go:408\n--- FAIL: TestRouter_AddMiddleware (0.00s)\n", false).same {
+		t.Error("testify's failure at router_test.go:408 not judged the same")
 	}
 }

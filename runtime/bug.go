@@ -160,11 +160,15 @@ func (o *oracle) panicked(g *goroutine, isMain bool, r any, stack []byte) *bug {
 }
 
 // goexit is the bug of g, not the test goroutine, which called
-// t.FailNow.
+// t.FailNow; stack is g's, taken while Goexit ran its deferred calls, so
+// it still holds the frames down to the failing check. Those name the
+// check when the runtime did not see the call that failed the test (a
+// library's assertion, testify's require, calls t through an interface
+// gosct does not rewrite).
 //
 //go:norace
-func (o *oracle) goexit(g *goroutine) *bug {
-	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "exited"}}}
+func (o *oracle) goexit(g *goroutine, stack []byte) *bug {
+	b := &bug{kind: kindFailure, gs: []gsnap{{id: g.id, created: g.creationSite(), state: "exited", stack: userStack(string(stack))}}}
 	b.message = fmt.Sprintf("t.FailNow (t.Fatal...) called from goroutine %s, not the test goroutine: only the test's own goroutine may call it", g.name())
 	b.key = kindFailure + ":goexit:" + g.creationSite()
 	b.at = o.failedAt()

@@ -129,7 +129,7 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 		e.abortLocked(g, e.oracle.panicked(g, g == e.main, r, stack))
 		return
 	case !returned && e.t.Failed():
-		e.abortLocked(g, e.oracle.goexit(g))
+		e.abortLocked(g, e.oracle.goexit(g, debug.Stack()))
 		return
 	}
 	if e.cur.Load() == g {
