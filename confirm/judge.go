@@ -65,11 +65,11 @@ func trimSlash(ps []string) []string {
 
 var posRe = regexp.MustCompile(`[A-Za-z0-9_.\-]+\.go:[0-9]+`)
 
-// ownFrame is the position ("file.go:12") of the innermost frame of stack
-// (as gosct's reports print one) in package pkg or its external test
-// package, else of its innermost frame; "" for none.
-func ownFrame(stack, pkg string) string {
-	first, fn := "", ""
+// stackFrames reads a stack as gosct's reports print one ("fn(args)",
+// then "\tfile:line +0x.."): each frame's function and "file:line",
+// innermost first.
+func stackFrames(stack string) (fns, poss []string) {
+	fn := ""
 	for _, l := range strings.Split(stack, "\n") {
 		if !strings.HasPrefix(l, "\t") {
 			fn = l
@@ -79,15 +79,33 @@ func ownFrame(stack, pkg string) string {
 		if i := strings.LastIndex(l, " +0x"); i >= 0 {
 			l = l[:i]
 		}
-		p := posRe.FindString(baseName(l))
-		if first == "" {
-			first = p
-		}
+		fns, poss = append(fns, fn), append(poss, l)
+	}
+	return fns, poss
+}
+
+// innermost is the position of stack's innermost frame, "" for none.
+func innermost(stack string) string {
+	if _, poss := stackFrames(stack); len(poss) > 0 {
+		return poss[0]
+	}
+	return ""
+}
+
+// ownFrame is the position ("file.go:12") of the innermost frame of stack
+// in package pkg or its external test package, else of its innermost
+// frame; "" for none.
+func ownFrame(stack, pkg string) string {
+	fns, poss := stackFrames(stack)
+	for i, fn := range fns {
 		if pkg != "" && (strings.HasPrefix(fn, pkg+".") || strings.HasPrefix(fn, pkg+"_test.")) {
-			return p
+			return posRe.FindString(baseName(poss[i]))
 		}
 	}
-	return first
+	if len(poss) > 0 {
+		return posRe.FindString(baseName(poss[0]))
+	}
+	return ""
 }
 
 // expectation derives what the trace's bug looks like under go test; an
@@ -98,18 +116,6 @@ func expectation(t *replay.Trace) (expect, error) {
 		return expect{}, fmt.Errorf("the trace records no bug")
 	}
 	x := expect{kind: b.Kind}
-	innermost := func(stack string) string {
-		for _, l := range strings.Split(stack, "\n") {
-			if strings.HasPrefix(l, "\t") {
-				l = strings.TrimSpace(l)
-				if i := strings.LastIndex(l, " +0x"); i >= 0 {
-					l = l[:i]
-				}
-				return l
-			}
-		}
-		return ""
-	}
 	switch b.Kind {
 	case "deadlock", "leak":
 		for _, g := range b.Goroutines {

@@ -310,6 +310,9 @@ func (e *execution) strategyNext() int {
 //
 //go:norace
 func (e *execution) strategyFollowing() bool {
+	if _, ok := e.strat.(strategies.Follower); !ok {
+		return false // no replayer: no round trip to the service at each fair step
+	}
 	var ok bool
 	onService(func() { ok = following(e.strat) }, false)
 	return ok
