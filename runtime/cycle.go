@@ -52,6 +52,36 @@ func (w lockWait) holders() []*goroutine {
 	return nil
 }
 
+// handedFrom is the index in the execution's goroutines of the first that
+// may have been handed the lock w waits for (mayRelease), false when w
+// waits for no held lock. A reader waiting for a writer waits for the
+// writer's mutex; a writer waiting for the readers, for read locks, which
+// no goroutine owns either. Lock held.
+//
+//go:norace
+func (w lockWait) handedFrom() (int, bool) {
+	m := w.m
+	switch {
+	case w.rw != nil && w.writer:
+		if len(w.rw.readers) == 0 {
+			return 0, false
+		}
+		if w.rw.rhanded {
+			return 0, true
+		}
+		return w.rw.rborn, true
+	case w.rw != nil:
+		m = &w.rw.w
+	}
+	if m == nil || m.holder == nil {
+		return 0, false
+	}
+	if m.handed {
+		return 0, true
+	}
+	return m.born, true
+}
+
 // findLockCycle returns the goroutines of a cycle of lock waits through
 // me, which is about to block on me.lockWait, or nil. Lock held.
 //
@@ -92,13 +122,9 @@ func findLockCycle(me *goroutine) []*goroutine {
 //go:norace
 func mayRelease(gs []*goroutine, cycle []*goroutine) bool {
 	for _, g := range cycle {
-		m := g.lockWait.m
-		if m == nil || m.holder == nil {
+		from, ok := g.lockWait.handedFrom()
+		if !ok {
 			continue
-		}
-		from := m.born
-		if m.handed {
-			from = 0
 		}
 		for _, h := range gs[min(from, len(gs)):] {
 			if h.state == gDone || h.watcher || (h.state == gBlocked && h.lockWait != (lockWait{})) || slices.Contains(cycle, h) {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -23,6 +24,23 @@ type rwState struct {
 	// for the announced writer's Unlock.
 	readers []*goroutine
 	blocked []*syncWaiter
+	// A read lock is tied to no goroutine either (cycle.go, mayRelease):
+	// rborn is how many goroutines the execution had when the readers
+	// last went from none to one, those created since may have been
+	// handed a read lock; rhanded is set once a goroutine released a read
+	// lock it did not take.
+	rborn   int
+	rhanded bool
+}
+
+// addReader counts a read lock of g. Lock held.
+//
+//go:norace
+func (st *rwState) addReader(g *goroutine) {
+	if len(st.readers) == 0 {
+		st.rborn = len(g.e.gs)
+	}
+	st.readers = append(st.readers, g)
 }
 
 type rwWriter uint8
@@ -65,7 +83,7 @@ func (st *rwState) unlock(s scheduler, me *goroutine) string {
 	}
 	st.writer, st.wg = rwFree, nil
 	for _, w := range st.blocked {
-		st.readers = append(st.readers, w.g)
+		st.addReader(w.g)
 		w.grant(s)
 	}
 	st.blocked = st.blocked[:0]
@@ -78,7 +96,7 @@ func (st *rwState) unlock(s scheduler, me *goroutine) string {
 //go:norace
 func (st *rwState) rlock(s scheduler, mu *rtMutex, me *goroutine) bool {
 	if st.writer == rwFree {
-		st.readers = append(st.readers, me)
+		st.addReader(me)
 		return true
 	}
 	w := &syncWaiter{g: me}
@@ -103,6 +121,9 @@ func (st *rwState) runlock(s scheduler, me *goroutine) string {
 		return "sync: RUnlock of unlocked RWMutex"
 	}
 	i := n - 1
+	if !slices.Contains(st.readers, me) {
+		st.rhanded = true
+	}
 	for j, g := range st.readers {
 		if g == me {
 			i = j
@@ -218,7 +239,7 @@ func TryRLock(rw *sync.RWMutex) bool {
 	if st.writer != rwFree {
 		return false
 	}
-	st.readers = append(st.readers, me)
+	st.addReader(me)
 	e.edge(acquireEdge, ptrOf(rw))
 	return true
 }

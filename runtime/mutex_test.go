@@ -197,6 +197,40 @@ func TestMutexHandedOverChannel(t *testing.T) {
 	}))
 }
 
+// A RWMutex has no owner either: a reader waiting for the write lock its
+// own goroutine took, while a goroutine started after the lock will
+// unlock it (ThreeDotsLabs/watermill's persistent gochannel: Subscribe
+// write-locks the subscribers and the goroutine it starts unlocks them;
+// the next Publish read-locks them), is no deadlock.
+func TestRWMutexHandedToNewGoroutineRLock(t *testing.T) {
+	wantProof(t, check(t, "dfs", 1000, func(t *testing.T) {
+		var rw sync.RWMutex
+		RWLock(&rw)
+		Go(func() {
+			Sleep(time.Second)
+			RWUnlock(&rw)
+		})
+		RLock(&rw)
+		RUnlock(&rw)
+	}))
+}
+
+// Nor is a writer waiting for a read lock of its own goroutine that a
+// goroutine started after it will release (Go ties no read lock to a
+// goroutine).
+func TestRWMutexReadLockHandedToNewGoroutine(t *testing.T) {
+	wantProof(t, check(t, "dfs", 1000, func(t *testing.T) {
+		var rw sync.RWMutex
+		RLock(&rw)
+		Go(func() {
+			Sleep(time.Second)
+			RUnlock(&rw)
+		})
+		RWLock(&rw)
+		RWUnlock(&rw)
+	}))
+}
+
 // A goroutine locking a mutex it holds, beside one that loops for ever but
 // was started before the lock, is still reported at once.
 func TestVictimDoubleLockBesideLoop(t *testing.T) {
