@@ -128,6 +128,11 @@ type hbState struct {
 	// per word; words is how many there are.
 	pages rmap[uintptr, *shadowPage]
 	words int
+	// chunks are the runs of whole chunks (chunkPages pages each, keyed
+	// by chunk number; nil once split), chunkRuns how many are not nil
+	// (detector_runs.go).
+	chunks    rmap[uintptr, *varState]
+	chunkRuns int
 	// pageList are the pages made, freePages those kept from an earlier
 	// execution (detector_reuse.go).
 	pageList, freePages []*shadowPage
@@ -180,11 +185,19 @@ type raceRec struct {
 const (
 	pageWords = 64
 	pageBytes = 8 * pageWords
+	// A chunk is chunkPages pages: the unit of a run above a page's
+	// (detector_runs.go).
+	chunkPages = 64
+	chunkBytes = pageBytes * chunkPages
 )
 
-// shadowPage holds the shadow words of pageBytes bytes of memory, nil
-// where no access was made.
-type shadowPage [pageWords]*varState
+// shadowPage holds the shadow words of pageBytes bytes of memory: one
+// per word (w, nil where no access was made), or one for them all (run,
+// detector_runs.go).
+type shadowPage struct {
+	w   [pageWords]*varState
+	run *varState
+}
 
 // varState is the shadow of one 8-byte word: its cells, usually one.
 type varState struct {
@@ -333,7 +346,7 @@ func (d *detector) check(me *goroutine, p unsafe.Pointer, size uintptr, kind uin
 		// FastTrack's fast path, inline: one word, seen recently, one
 		// cell, and this access made in this epoch already.
 		slot := &d.hb.recent[(w>>3)&uintptr(len(d.hb.recent)-1)]
-		if x := slot.x; slot.w == w && x != nil && x.more == nil && x.c.atomic == (kind&accAtomic != 0) &&
+		if x := slot.x; slot.w == w && x != nil && len(x.more) == 0 && x.c.atomic == (kind&accAtomic != 0) &&
 			x.c.mask == uint8(uint16(1)<<(end-w)-1)&^uint8(uint16(1)<<(start-w)-1) {
 			c := &x.c
 			if kind&accWrite != 0 && c.w == now || kind&accWrite == 0 && c.r == now {
@@ -349,10 +362,31 @@ func (d *detector) check(me *goroutine, p unsafe.Pointer, size uintptr, kind uin
 		h.accessWord(h.word(p, w, mask, atomic), mask, kind, s, stk, v, now, &found)
 		return found
 	}
-	// A range: a page at a time, a loop over its words.
+	// A range: a page at a time, a loop over its words, or one check of
+	// a page whose words share one history (detector_runs.go).
 	for w := start &^ 7; w < end; {
-		pg := h.page(w / pageBytes)
-		pend := min(end, (w/pageBytes+1)*pageBytes)
+		if w%chunkBytes == 0 && start <= w && end-w >= chunkBytes && !atomic {
+			if x := h.chunkRun(w/chunkBytes, p); x != nil {
+				h.accessWord(x, 0xff, kind, s, stk, v, now, &found)
+				w += chunkBytes
+				continue
+			}
+		}
+		pn := w / pageBytes
+		pg := h.page(pn)
+		pbeg := pn * pageBytes
+		pend := min(end, pbeg+pageBytes)
+		whole := start <= pbeg && pend == pbeg+pageBytes && !atomic
+		if whole {
+			if x := h.runOf(pg, p); x != nil {
+				h.accessWord(x, 0xff, kind, s, stk, v, now, &found)
+				w = pend
+				continue
+			}
+		}
+		if pg.run != nil {
+			h.split(pg)
+		}
 		for ; w < pend; w += 8 {
 			lo, hi := uintptr(0), uintptr(8)
 			if start > w {
@@ -363,12 +397,15 @@ func (d *detector) check(me *goroutine, p unsafe.Pointer, size uintptr, kind uin
 			}
 			mask := uint8(uint16(1)<<hi-1) &^ uint8(uint16(1)<<lo-1)
 			i := (w / 8) % pageWords
-			x := pg[i]
+			x := pg.w[i]
 			if x == nil {
 				x = h.newWord(p, mask, atomic)
-				pg[i] = x
+				pg.w[i] = x
 			}
 			h.accessWord(x, mask, kind, s, stk, v, now, &found)
+		}
+		if whole && kind&accWrite != 0 {
+			h.merge(pg, pbeg, now)
 		}
 	}
 	return found
@@ -384,11 +421,14 @@ func (h *hbState) word(p unsafe.Pointer, w uintptr, mask uint8, atomic bool) *va
 		return slot.x
 	}
 	pg := h.page(w / pageBytes)
+	if pg.run != nil {
+		h.split(pg)
+	}
 	i := (w / 8) % pageWords
-	x := pg[i]
+	x := pg.w[i]
 	if x == nil {
 		x = h.newWord(p, mask, atomic)
-		pg[i] = x
+		pg.w[i] = x
 	}
 	slot.w, slot.x = w, x
 	return x
@@ -399,7 +439,13 @@ func (h *hbState) word(p unsafe.Pointer, w uintptr, mask uint8, atomic bool) *va
 //go:norace
 func (h *hbState) lookup(w uintptr) *varState {
 	if pg := h.pages.get(w / pageBytes); pg != nil {
-		return pg[(w/8)%pageWords]
+		if pg.run != nil {
+			return pg.run
+		}
+		return pg.w[(w/8)%pageWords]
+	}
+	if h.chunkRuns > 0 {
+		return h.chunks.get(w / chunkBytes)
 	}
 	return nil
 }
@@ -412,6 +458,10 @@ func (h *hbState) page(pn uintptr) *shadowPage {
 		return h.lastPage
 	}
 	pg := h.pages.get(pn)
+	if pg == nil && h.chunkRuns > 0 {
+		h.splitChunk(pn / chunkPages)
+		pg = h.pages.get(pn)
+	}
 	if pg == nil {
 		pg = h.newPage()
 		h.pages.put(pn, pg)
@@ -446,7 +496,7 @@ func (h *hbState) newWord(p unsafe.Pointer, mask uint8, atomic bool) *varState {
 func (h *hbState) accessWord(x *varState, mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
 	atomic := kind&accAtomic != 0
 	// The common case: one cell, this access's mask and atomicity.
-	if x.more == nil && x.c.mask == mask && x.c.atomic == atomic {
+	if len(x.more) == 0 && x.c.mask == mask && x.c.atomic == atomic {
 		c := &x.c
 		// FastTrack's fast path: the same access in the same epoch was
 		// checked already.
@@ -476,14 +526,25 @@ func (h *hbState) accessWord(x *varState, mask, kind uint8, s *Site, stk []uintp
 func (x *varState) accessCells(mask, kind uint8, s *Site, stk []uintptr, v vclock, now epoch, found **raceFinds) {
 	atomic := kind&accAtomic != 0
 	var mine *cell
+	// The cells are worked on in arrays on the stack, and written back
+	// into x's own memory where it fits: a word of mixed accesses (a
+	// header's fields packed into a uint64) is accessed again and
+	// again, and allocating on each access costs more than the check.
 	// No append(s, t...): under -race its slicecopy reports to Go's
 	// detector (detector_vclock.go, grow).
-	all := make([]cell, 1, 1+len(x.more))
-	all[0] = x.c
+	var allMem, outMem [4]cell
+	all := allMem[:0]
+	if 1+len(x.more) > len(allMem) {
+		all = make([]cell, 0, 1+len(x.more))
+	}
+	all = append(all, x.c)
 	for _, c := range x.more {
 		all = append(all, c)
 	}
-	var out []cell
+	out := outMem[:0]
+	if len(all)+1 > len(outMem) {
+		out = make([]cell, 0, len(all)+1)
+	}
 	for i := range all {
 		c := &all[i]
 		if c.mask&mask == 0 {
@@ -522,9 +583,24 @@ func (x *varState) accessCells(mask, kind uint8, s *Site, stk []uintptr, v vcloc
 	}
 	mine.update(kind, now, v, s, stk)
 	x.c = out[0]
-	x.more = nil
-	if len(out) > 1 {
-		x.more = out[1:]
+	n := len(out) - 1
+	switch {
+	case n == 0:
+		// Kept for the word's next mixed access, emptied of what the
+		// cells point to.
+		clear(x.more[:cap(x.more)])
+		x.more = x.more[:0]
+	case cap(x.more) >= n:
+		x.more = x.more[:n]
+		for i := 0; i < n; i++ {
+			x.more[i] = out[1+i]
+		}
+	default:
+		more := make([]cell, n, max(n, 2))
+		for i := 0; i < n; i++ {
+			more[i] = out[1+i]
+		}
+		x.more = more
 	}
 }
 

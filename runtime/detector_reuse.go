@@ -12,7 +12,8 @@ import "unsafe"
 // hbSpare is the emptied state of the last execution that ran the
 // detector.
 type hbSpare struct {
-	pages rmap[uintptr, *shadowPage]
+	pages  rmap[uintptr, *shadowPage]
+	chunks rmap[uintptr, *varState]
 	// freePages are emptied shadow pages; pageListMem is the memory of
 	// hbState.pageList.
 	freePages   []*shadowPage
@@ -55,9 +56,9 @@ func (d *detector) recycle() {
 		if s == nil {
 			s = &hbSpare{}
 		}
-		s.pages, s.syncs, s.chans = h.pages, h.syncs, h.chans
+		s.pages, s.chunks, s.syncs, s.chans = h.pages, h.chunks, h.syncs, h.chans
 		for _, pg := range h.pageList {
-			clear(pg[:])
+			*pg = shadowPage{}
 		}
 		s.freePages = append(h.freePages, h.pageList...)
 		s.pageListMem = h.pageList[:0]
@@ -82,6 +83,7 @@ func (d *detector) recycle() {
 		s.vcs = h.vcs[:0]
 		s.syncs.each(func(_ unsafe.Pointer, v vclock) { add(v) })
 		s.pages.clear()
+		s.chunks.clear()
 		s.syncs.clear()
 		s.chans.clear()
 	}
@@ -111,7 +113,7 @@ func (d *detector) reuse() {
 		return
 	}
 	h := &d.hb
-	h.pages, h.syncs, h.chans = s.pages, s.syncs, s.chans
+	h.pages, h.chunks, h.syncs, h.chans = s.pages, s.chunks, s.syncs, s.chans
 	h.freePages, h.pageList = s.freePages, s.pageListMem
 	h.free, h.clocks = s.slabs, s.clocks
 	h.vcs, h.slabs = s.vcs, s.slabList

@@ -48,6 +48,79 @@ var racePairs = map[string]racePair{
 			Recv(done)
 		},
 	},
+	"copy runs": {
+		// Whole pages copied are shadowed by runs (detector_runs.go): a
+		// run written in one goroutine and read in another, split by a
+		// word's access and merged back by a whole write, orders and
+		// races as each of its words would.
+		ok: func(t *testing.T) {
+			buf, src := make([]byte, 8192), make([]byte, 8192)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Go(func() { Copy(buf, src, nil); Send(done, true) })
+			Recv(done)
+			Store(&buf[700], 1)
+			Copy(src, buf, nil)
+			Go(func() { Copy(buf, src, nil); Send(done, true) })
+			Recv(done)
+			_ = Load(&buf[100])
+		},
+		racy: func(t *testing.T) {
+			buf, src := make([]byte, 8192), make([]byte, 8192)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Go(func() { Copy(src, buf, nil); Send(done, true) })
+			Store(&buf[4000], 1)
+			Recv(done)
+		},
+	},
+	"copy runs chunks": {
+		// Chunks are runs of pages: a chunk written whole in one
+		// goroutine and a word of it read in another, or two copies
+		// that overlap on part of one.
+		ok: func(t *testing.T) {
+			buf, src := make([]byte, 3*chunkBytes), make([]byte, 3*chunkBytes)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Go(func() { Copy(buf, src, nil); Send(done, true) })
+			Recv(done)
+			_ = Load(&buf[chunkBytes+8])
+			Go(func() { Copy(buf[:chunkBytes+pageBytes], src, nil); Send(done, true) })
+			Copy(make([]byte, 2*chunkBytes), buf[chunkBytes+pageBytes:], nil)
+			Recv(done)
+		},
+		racy: func(t *testing.T) {
+			buf, src := make([]byte, 3*chunkBytes), make([]byte, 3*chunkBytes)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Go(func() { Copy(buf, src, nil); Send(done, true) })
+			Copy(src, buf[chunkBytes+pageBytes-8:], nil)
+			Recv(done)
+		},
+	},
+	"copy runs merged": {
+		// A write that covers a split page whole merges it back: the
+		// merged run still orders, and races, as the words would.
+		ok: func(t *testing.T) {
+			buf, src := make([]byte, 8192), make([]byte, 8192)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Store(&buf[100], 1)
+			Copy(buf, src, nil)
+			Go(func() { Store(&buf[100], 2); Copy(src, buf, nil); Send(done, true) })
+			Recv(done)
+			Copy(buf, src, nil)
+		},
+		racy: func(t *testing.T) {
+			buf, src := make([]byte, 8192), make([]byte, 8192)
+			heapBytes = buf
+			done := Chan(make(chan bool))
+			Store(&buf[100], 1)
+			Go(func() { _ = Load(&buf[100]); Send(done, true) })
+			Copy(buf, src, nil)
+			Recv(done)
+		},
+	},
 	"cancel": {
 		// A context's cancel is a release by the goroutine that
 		// cancels, and only by it.
@@ -796,4 +869,59 @@ func TestDetectorKeepsWordsAlive(t *testing.T) {
 	if reused >= 0 {
 		t.Errorf("the memory of a word the detector saw was reused within the execution (allocation %d)", reused)
 	}
+}
+
+// A large copy into memory the detector has not seen costs a shadow
+// word per chunk, not per word (detector_runs.go); a word's access splits
+// its chunk into page runs and its page into words, and a whole write
+// merges the page back, leaving no cached way to the words' old shadow.
+func TestRaceRuns(t *testing.T) {
+	checkWith(t, "random", 3, func(s *settings) { s.races = racesReport }, func(t *testing.T) {
+		const n = 2 * chunkBytes
+		buf, src := chunkAligned(n), chunkAligned(n)
+		heapBytes = buf
+		e := active.Load()
+		before := e.race.hb.words
+		Copy(buf, src, nil)
+		// Both slices' chunks: the copy reads one and writes the other.
+		if got := e.race.hb.words - before; got > 2*n/chunkBytes+4 {
+			t.Fatalf("%d shadow words for a copy of %d bytes (%d chunks each side)", got, n, n/chunkBytes)
+		}
+		at := uintptr(unsafe.Pointer(&buf[4096]))
+		pg := func() *shadowPage {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			return e.race.hb.pages.get(at / pageBytes)
+		}
+		if pg() != nil || e.race.hb.chunks.get(at/chunkBytes) == nil {
+			t.Fatal("the chunk of buf[4096] is not a run after a whole copy")
+		}
+		Store(&buf[4096], 1)
+		if e.race.hb.chunks.get(at/chunkBytes) != nil {
+			t.Fatal("a word's store did not split its chunk")
+		}
+		if p := pg(); p == nil || p.run != nil || p.w[(at/8)%pageWords] == nil {
+			t.Fatal("a word's store did not split its page")
+		}
+		if p := e.race.hb.pages.get(at/pageBytes + 1); p == nil || p.run == nil {
+			t.Fatal("the next page is not a run of its own once the chunk is split")
+		}
+		Copy(buf, src, nil)
+		p := pg()
+		if p.run == nil {
+			t.Fatal("a whole write did not merge the page back")
+		}
+		for _, r := range e.race.hb.recent {
+			if r.x != nil && r.w >= at&^(pageBytes-1) && r.w < at&^(pageBytes-1)+pageBytes {
+				t.Fatal("recent still leads to a word of the merged page")
+			}
+		}
+	})
+}
+
+// chunkAligned is n bytes on the heap at a chunk's start.
+func chunkAligned(n int) []byte {
+	b := make([]byte, n+chunkBytes)
+	off := int(-uintptr(unsafe.Pointer(&b[0])) % chunkBytes)
+	return b[off : off+n]
 }
