@@ -41,6 +41,9 @@ type Options struct {
 	// test's timeout. Zero: three times what the test takes under go test
 	// as it is, at least 3s (timeout.go).
 	Timeout time.Duration
+	// Bounds, when set, keeps the measured bound of each test across
+	// calls, shared by the caller (timeout.go).
+	Bounds *Bounds
 	// Parallel runs at once (default 4: a run that deadlocks waits, idle, for its timeout).
 	Parallel int
 	// Sleep is how long a sleeping hold lasts (default 20ms).
@@ -149,7 +152,7 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 	defer os.RemoveAll(tmp)
 	c := &confirmer{opts: opts, t: t, x: x, test: test, sub: sub, tmp: tmp, fs: newFiles()}
 	if c.opts.Timeout <= 0 {
-		c.opts.Timeout, r.TimeoutWhy = c.autoTimeout(ctx)
+		c.opts.Timeout, r.TimeoutWhy = c.timeout(ctx)
 	}
 	r.Timeout = c.opts.Timeout
 

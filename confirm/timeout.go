@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -48,6 +50,53 @@ func (c *confirmer) autoTimeout(ctx context.Context) (time.Duration, string) {
 		return minTimeout, fmt.Sprintf("the default: the test as it is ran past %s", measureBound)
 	}
 	return boundFor(took), fmt.Sprintf("three times the %s the test as it is took under go test, at least %s", took.Round(10*time.Millisecond), minTimeout)
+}
+
+// Bounds remembers the bound measured for each test, so that a caller
+// confirming several bugs of one test (gosct test --confirm) builds and
+// runs it unpatched once. The zero value is ready; it is safe for
+// concurrent use.
+type Bounds struct {
+	mu sync.Mutex
+	m  map[string]measured
+}
+
+type measured struct {
+	bound time.Duration
+	why   string
+}
+
+// boundKey names what a measure depends on: the package's directory,
+// the test, and the build.
+func (c *confirmer) boundKey() string {
+	return strings.Join([]string{c.opts.Layout.Dir, c.test, c.opts.Tags, fmt.Sprint(c.opts.Race), strings.Join(c.opts.GoFlags, " ")}, "\x00")
+}
+
+// timeout is the bound of a run: the one measured before for the same
+// test and build, if opts.Bounds has it, else autoTimeout's.
+func (c *confirmer) timeout(ctx context.Context) (time.Duration, string) {
+	b := c.opts.Bounds
+	if b == nil {
+		return c.autoTimeout(ctx)
+	}
+	key := c.boundKey()
+	b.mu.Lock()
+	m, ok := b.m[key]
+	b.mu.Unlock()
+	if ok {
+		return m.bound, m.why
+	}
+	bound, why := c.autoTimeout(ctx)
+	if ctx.Err() != nil {
+		return bound, why // cut short: not a measure to keep
+	}
+	b.mu.Lock()
+	if b.m == nil {
+		b.m = map[string]measured{}
+	}
+	b.m[key] = measured{bound, why}
+	b.mu.Unlock()
+	return bound, why
 }
 
 // boundFor is the bound of a run of a test that took d unpatched.

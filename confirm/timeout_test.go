@@ -55,6 +55,47 @@ func TestAutoTimeoutMeasuresTheTest(t *testing.T) {
 	}
 }
 
+// gosct test --confirm confirms each bug of a test on its own: the test
+// as it is is measured for the first, and its bound kept for the others
+// (Bounds), for the same build only.
+func TestBoundsMeasureATestOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs go test")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":        "module quick\n\ngo 1.21\n",
+		"quick_test.go": "package quick\n\nimport \"testing\"\n\nfunc TestQuick(t *testing.T) {}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var bounds Bounds
+	measures := 0
+	timeout := func(race bool) (time.Duration, string) {
+		c := &confirmer{opts: Options{Layout: Layout{Dir: dir}, Race: race, Bounds: &bounds}, test: "TestQuick", tmp: t.TempDir()}
+		c.opts.defaults()
+		c.opts.Progress = func(s string) {
+			if strings.HasSuffix(s, "running it once, to measure it") {
+				measures++
+			}
+		}
+		return c.timeout(context.Background())
+	}
+	b1, why1 := timeout(false)
+	b2, why2 := timeout(false)
+	if measures != 1 || b1 != b2 || why1 != why2 {
+		t.Errorf("two bugs of one test: %d measures, bounds %s (%s) and %s (%s); want one measure, one bound", measures, b1, why1, b2, why2)
+	}
+	if timeout(true); measures != 2 {
+		t.Errorf("another build (-race) was not measured on its own: %d measures", measures)
+	}
+}
+
 // A confirmation with hundreds of delays (smux's TestWriteFrameInternal
 // took 1,389) names the first few on its first line; the patch has all.
 func TestSummaryNamesAFewDelays(t *testing.T) {

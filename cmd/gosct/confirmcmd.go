@@ -146,7 +146,7 @@ func cmdConfirm(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "gosct confirm: %s\n", s)
 		}
 	}
-	res, err := runConfirm(ctx, t, lay, o, progress)
+	res, err := runConfirm(ctx, t, lay, o, nil, progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "gosct confirm: %v\n", err)
 		return exitError
@@ -164,7 +164,7 @@ func cmdConfirm(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // runConfirm confirms trace t's bug with the options o.
-func runConfirm(ctx context.Context, t *replay.Trace, lay confirm.Layout, o *confirmOptions, progress func(string)) (*confirm.Result, error) {
+func runConfirm(ctx context.Context, t *replay.Trace, lay confirm.Layout, o *confirmOptions, bounds *confirm.Bounds, progress func(string)) (*confirm.Result, error) {
 	hows, err := o.hows()
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func runConfirm(ctx context.Context, t *replay.Trace, lay confirm.Layout, o *con
 	}
 	return confirm.Confirm(ctx, t, confirm.Options{
 		Layout: lay, Tags: o.gotest.tags, Race: race, GoFlags: flags,
-		Runs: o.runs, Timeout: o.timeout, Parallel: o.parallel, Sleep: o.sleep, Hows: hows,
+		Runs: o.runs, Timeout: o.timeout, Bounds: bounds, Parallel: o.parallel, Sleep: o.sleep, Hows: hows,
 		Progress: progress,
 	})
 }
@@ -310,6 +310,8 @@ func confirmJSON(t *replay.Trace, res *confirm.Result, cwd string) jsonConfirm {
 type confirming struct {
 	o    confirmOptions
 	done map[string]*jsonConfirm
+	// bounds: a test with several bugs is measured once.
+	bounds confirm.Bounds
 }
 
 func newConfirming(gt *goTestFlags) *confirming {
@@ -341,7 +343,7 @@ func (r *runner) confirmBug(e wire.Event) *jsonConfirm {
 		lay, err = traceLayout(t, e.Trace, r.rep.cwd)
 		if err == nil {
 			var res *confirm.Result
-			res, err = runConfirm(r.ctx, t, lay, &c.o, func(string) {})
+			res, err = runConfirm(r.ctx, t, lay, &c.o, &c.bounds, func(string) {})
 			if err == nil {
 				j = confirmJSON(t, res, r.rep.cwd)
 				j.Event, j.Test, j.Kind = "", "", ""
