@@ -114,8 +114,13 @@ func (h *hbState) merge(pg *shadowPage, pbeg uintptr, now epoch) {
 			return
 		}
 	}
-	// Each word's write was the same access (one site, one stack), so
-	// their states are equal: keep the first.
+	// Each word's last write is this goroutine's at epoch now, and no
+	// read follows it, so their states are equal but for which of the
+	// epoch's writes they name (a word written before in this epoch
+	// keeps that write's site: FastTrack skips a write it has seen in
+	// the epoch): keep the first. A race report may name another of the
+	// epoch's writes than the per-word shadow would, never another
+	// goroutine's or epoch's.
 	pg.run = pg.w[0]
 	pg.w = [pageWords]*varState{}
 	// recent must not lead a later access to a word's old shadow.
