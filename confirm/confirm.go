@@ -50,6 +50,10 @@ type Options struct {
 	Sleep time.Duration
 	// Hows are the ways to try, in order (default Sleep, Targeted, Handshake, Yield).
 	Hows []How
+	// ReduceTries bounds the attempts spent, once a way confirms with
+	// more than a few holds, on finding fewer that still do (reduce.go;
+	// default 8, negative for none).
+	ReduceTries int
 	// Progress, when set, is told what is being tried.
 	Progress func(string)
 }
@@ -69,6 +73,9 @@ type Result struct {
 	// file:line of each inserted hold).
 	Holds  []Hold
 	Delays []string
+	// Departures is the number of holds the schedule gave, before they
+	// were reduced to Holds.
+	Departures int
 	// Check says what was inserted to see the bug besides the holds (a
 	// leak check), "" for nothing.
 	Check string
@@ -190,6 +197,9 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		r.Holds, r.Delays, r.Notes, r.Check = tr.holds, tr.delays, tr.notes, tr.check
 		return r, nil
 	}
+	r.Departures = len(best.holds)
+	best, reduced := c.reduce(ctx, best)
+	r.Tried = append(r.Tried, reduced...)
 	r.Confirmed = true
 	r.Same, r.Runs, r.How = best.Same, best.Runs, best.How
 	r.Holds, r.Delays, r.Notes, r.Check, r.Patch = best.holds, best.delays, best.notes, best.check, best.patch
@@ -209,6 +219,9 @@ func (o *Options) defaults() {
 	}
 	if len(o.Hows) == 0 {
 		o.Hows = []How{Sleep, Targeted, Handshake, Yield}
+	}
+	if o.ReduceTries == 0 {
+		o.ReduceTries = 8
 	}
 	if o.Progress == nil {
 		o.Progress = func(string) {}
@@ -453,7 +466,11 @@ func (r *Result) Summary(rel func(string) string) string {
 		// A first line a user reads: the patch has them all.
 		list = strings.Join(ds[:summaryDelays], ", ") + fmt.Sprintf(" and %d more (the patch)", len(ds)-summaryDelays)
 	}
-	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, r.How, list)
+	how := string(r.How)
+	if r.Departures > len(r.Holds) {
+		how += fmt.Sprintf(", %d of the schedule's %d departures", len(r.Holds), r.Departures)
+	}
+	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, how, list)
 }
 
 // summaryDelays is how many delays Summary names.
