@@ -60,17 +60,29 @@ func (c *confirmer) reduce(ctx context.Context, best *try) (*try, []Attempt) {
 // times: ddmin's partitions (keep one part, else drop one part), with the
 // partition refined when neither helps. It returns the smallest subset
 // that worked; works is called with sorted indexes.
+//
+// The last index alone is tried first, and the later parts before the
+// earlier: in a schedule minimized up to its bug, the departure that
+// matters is most often the last before it, and the ones long before it
+// belong to what the test did earlier (other subtests, say).
 func shrink(n int, works func(keep []int) bool, tries int) []int {
 	cur := make([]int, n)
 	for i := range cur {
 		cur[i] = i
+	}
+	if n > 2 && tries > 0 {
+		tries--
+		if last := cur[n-1:]; works(last) {
+			return last
+		}
 	}
 	parts := 2
 	for len(cur) > 1 && tries > 0 {
 		chunks := split(cur, parts)
 		reduced := false
 		// A part alone first: one part in a few holds the bug needs.
-		for _, ch := range chunks {
+		for i := len(chunks) - 1; i >= 0; i-- {
+			ch := chunks[i]
 			if tries == 0 {
 				return cur
 			}

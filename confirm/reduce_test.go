@@ -22,7 +22,7 @@ func TestShrink(t *testing.T) {
 		{n: 1787, need: []int{1200}, tries: 24, want: []int{1200}},
 		{n: 8, need: []int{0, 7}, tries: 30, want: []int{0, 7}},
 		{n: 16, need: []int{3, 4, 5}, tries: 40, want: []int{3, 4, 5}},
-		{n: 1787, need: []int{10, 900}, tries: 8},
+		{n: 1787, need: []int{10, 900}, tries: 12},
 		{n: 4, need: []int{0, 1, 2, 3}, tries: 20, want: []int{0, 1, 2, 3}},
 	} {
 		calls := 0
