@@ -52,7 +52,9 @@ type Options struct {
 	Hows []How
 	// ReduceTries bounds the attempts spent, once a way confirms with
 	// more than a few holds, on finding fewer that still do (reduce.go;
-	// default 8, negative for none).
+	// default 8 plus 2 per halving the holds allow, negative for none).
+	// The reduction also stops after three times as long as the
+	// confirmation took before it (at least a minute).
 	ReduceTries int
 	// Progress, when set, is told what is being tried.
 	Progress func(string)
@@ -96,8 +98,11 @@ type Result struct {
 
 // Attempt is one way tried.
 type Attempt struct {
-	How        How
-	Holds      int
+	How   How
+	Holds int
+	// Reducing: an attempt with a part of the holds of a way that
+	// confirmed (reduce.go).
+	Reducing   bool
 	Same, Runs int
 	Passed     int
 	// Other counts the other failures, by their first line.
@@ -110,6 +115,8 @@ func (a Attempt) String() string {
 	what := string(a.How)
 	if a.Holds == 0 {
 		what = "no delay"
+	} else if a.Reducing {
+		what += fmt.Sprintf(" with %d of the holds", a.Holds)
 	}
 	if a.Err != "" {
 		return what + ": " + a.Err
@@ -132,6 +139,7 @@ func (a Attempt) String() string {
 // A trace without the goroutines that could run at each decision cannot be
 // confirmed (unrecordedReason says why it lacks them).
 func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error) {
+	start := time.Now()
 	opts.defaults()
 	r := &Result{}
 	x, err := expectation(t)
@@ -198,7 +206,9 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		return r, nil
 	}
 	r.Departures = len(best.holds)
-	best, reduced := c.reduce(ctx, best)
+	rctx, cancel := context.WithTimeout(ctx, max(3*time.Since(start), time.Minute))
+	best, reduced := c.reduce(rctx, best)
+	cancel()
 	r.Tried = append(r.Tried, reduced...)
 	r.Confirmed = true
 	r.Same, r.Runs, r.How = best.Same, best.Runs, best.How
@@ -219,9 +229,6 @@ func (o *Options) defaults() {
 	}
 	if len(o.Hows) == 0 {
 		o.Hows = []How{Sleep, Targeted, Handshake, Yield}
-	}
-	if o.ReduceTries == 0 {
-		o.ReduceTries = 8
 	}
 	if o.Progress == nil {
 		o.Progress = func(string) {}

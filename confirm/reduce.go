@@ -3,6 +3,7 @@ package confirm
 import (
 	"context"
 	"fmt"
+	"math/bits"
 )
 
 // A minimized schedule can still depart from Go's own order in hundreds of
@@ -20,12 +21,17 @@ import (
 const reduceAbove = 3
 
 // reduce returns a confirmation with as few of best's holds as it finds
-// within opts.ReduceTries attempts of go test, each in best's way and
+// within opts.ReduceTries attempts of go test (by default 8, and 2 more per
+// halving the holds allow: 30 for 1787 holds), each in best's way and
 // failing the same way in at least half as many runs as best did. It
 // keeps best when nothing smaller does, and stops at ctx's end with what
 // it has: a confirmation already made is never lost to the bound.
 func (c *confirmer) reduce(ctx context.Context, best *try) (*try, []Attempt) {
-	if len(best.holds) <= reduceAbove || c.opts.ReduceTries <= 0 {
+	tries := c.opts.ReduceTries
+	if tries == 0 {
+		tries = 8 + 2*bits.Len(uint(len(best.holds)))
+	}
+	if len(best.holds) <= reduceAbove || tries < 0 {
 		return best, nil
 	}
 	var tried []Attempt
@@ -44,6 +50,7 @@ func (c *confirmer) reduce(ctx context.Context, best *try) (*try, []Attempt) {
 		if ctx.Err() != nil {
 			return false // cut short: says nothing about these holds
 		}
+		tr.Reducing = true
 		tried = append(tried, tr.Attempt)
 		if tr.Err != "" || tr.Same == 0 || 2*tr.Same*best.Runs < best.Same*tr.Runs {
 			return false
@@ -51,7 +58,7 @@ func (c *confirmer) reduce(ctx context.Context, best *try) (*try, []Attempt) {
 		kept = tr
 		return true
 	}
-	shrink(len(holds), works, c.opts.ReduceTries)
+	shrink(len(holds), works, tries)
 	return kept, tried
 }
 
