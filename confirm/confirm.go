@@ -50,6 +50,12 @@ type Options struct {
 	Sleep time.Duration
 	// Hows are the ways to try, in order (default Sleep, Targeted, Handshake, Yield).
 	Hows []How
+	// ReduceTries bounds the attempts spent, once a way confirms with
+	// more than a few holds, on finding fewer that still do (reduce.go;
+	// default 8 plus 2 per halving the holds allow, negative for none).
+	// The reduction also stops after three times as long as the
+	// confirmation took before it (at least a minute).
+	ReduceTries int
 	// Progress, when set, is told what is being tried.
 	Progress func(string)
 }
@@ -69,6 +75,9 @@ type Result struct {
 	// file:line of each inserted hold).
 	Holds  []Hold
 	Delays []string
+	// Departures is the number of holds the schedule gave, before they
+	// were reduced to Holds.
+	Departures int
 	// Check says what was inserted to see the bug besides the holds (a
 	// leak check), "" for nothing.
 	Check string
@@ -89,8 +98,11 @@ type Result struct {
 
 // Attempt is one way tried.
 type Attempt struct {
-	How        How
-	Holds      int
+	How   How
+	Holds int
+	// Reducing: an attempt with a part of the holds of a way that
+	// confirmed (reduce.go).
+	Reducing   bool
 	Same, Runs int
 	Passed     int
 	// Other counts the other failures, by their first line.
@@ -103,6 +115,8 @@ func (a Attempt) String() string {
 	what := string(a.How)
 	if a.Holds == 0 {
 		what = "no delay"
+	} else if a.Reducing {
+		what += fmt.Sprintf(" with %d of the holds", a.Holds)
 	}
 	if a.Err != "" {
 		return what + ": " + a.Err
@@ -125,6 +139,7 @@ func (a Attempt) String() string {
 // A trace without the goroutines that could run at each decision cannot be
 // confirmed (unrecordedReason says why it lacks them).
 func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error) {
+	start := time.Now()
 	opts.defaults()
 	r := &Result{}
 	x, err := expectation(t)
@@ -190,6 +205,11 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		r.Holds, r.Delays, r.Notes, r.Check = tr.holds, tr.delays, tr.notes, tr.check
 		return r, nil
 	}
+	r.Departures = len(best.holds)
+	rctx, cancel := context.WithTimeout(ctx, max(3*time.Since(start), time.Minute))
+	best, reduced := c.reduce(rctx, best)
+	cancel()
+	r.Tried = append(r.Tried, reduced...)
 	r.Confirmed = true
 	r.Same, r.Runs, r.How = best.Same, best.Runs, best.How
 	r.Holds, r.Delays, r.Notes, r.Check, r.Patch = best.holds, best.delays, best.notes, best.check, best.patch
@@ -453,7 +473,11 @@ func (r *Result) Summary(rel func(string) string) string {
 		// A first line a user reads: the patch has them all.
 		list = strings.Join(ds[:summaryDelays], ", ") + fmt.Sprintf(" and %d more (the patch)", len(ds)-summaryDelays)
 	}
-	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, r.How, list)
+	how := string(r.How)
+	if r.Departures > len(r.Holds) {
+		how += fmt.Sprintf(", %d of the schedule's %d departures", len(r.Holds), r.Departures)
+	}
+	return fmt.Sprintf("confirmed under go test: %d of %d runs fail the same way with %s (%s): %s", r.Same, r.Runs, what, how, list)
 }
 
 // summaryDelays is how many delays Summary names.

@@ -277,6 +277,9 @@ type jsonConfirm struct {
 	Runs       int      `json:"runs"`
 	How        string   `json:"how,omitempty"`
 	Delays     []string `json:"delays,omitempty"`
+	// Departures is how many holds the schedule gave before they were
+	// reduced to Delays.
+	Departures int      `json:"departures,omitempty"`
 	Summary    string   `json:"summary"`
 	Check      string   `json:"check,omitempty"`
 	Patch      string   `json:"patch,omitempty"`
@@ -288,7 +291,7 @@ type jsonConfirm struct {
 
 func confirmJSON(t *replay.Trace, res *confirm.Result, cwd string) jsonConfirm {
 	j := jsonConfirm{Event: "confirm", Test: t.Test, Confirmed: res.Confirmed, Unprompted: res.Unprompted,
-		Same: res.Same, Runs: res.Runs, How: string(res.How), Summary: confirmSummary(res, cwd),
+		Same: res.Same, Runs: res.Runs, How: string(res.How), Departures: res.Departures, Summary: confirmSummary(res, cwd),
 		Check: res.Check, Patch: res.Patch, Notes: res.Notes, TimeoutS: res.Timeout.Seconds()}
 	if t.Bug != nil {
 		j.Kind = t.Bug.Kind
