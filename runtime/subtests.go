@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"fmt"
+	"os"
 	"testing"
 	"time"
 )
@@ -52,6 +54,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 	e.mu.Unlock()
 	parent := t
 	ok := t.Run(name, func(t *testing.T) {
+		defer dropLatePanic(e, t)
 		e2, child := e, (*goroutine)(nil)
 		e.mu.Lock()
 		if e.over || e.aborting || !me.runReserved || !me.runPending || e.cur.Load() != me {
@@ -156,3 +159,37 @@ func (s *subtests) arrived(g *goroutine) {
 		s.pending--
 	}
 }
+
+// dropLatePanic keeps a panic of a subtest whose execution is over from
+// ending the process. Such a subtest was left running in uncontrolled code
+// when its execution was torn down (abandonMain), and its test, or the
+// schedule's subtest above it, has completed since: the first t.Errorf it
+// makes panics in testing ("Fail in goroutine after TestX has
+// completed"), and a panic in a subtest's goroutine ends the test binary,
+// with every test it had not yet run. The execution's verdict was given
+// when it ended, so the panic is dropped, as a goroutine started by Go
+// drops one (exit), with a line on stderr. The goroutine is then parked
+// for good: returning, or runtime.Goexit, would have testing fail the
+// completed parent again, which panics again.
+//
+//go:norace
+func dropLatePanic(e *execution, t *testing.T) {
+	e.mu.Lock()
+	over := e.over
+	e.mu.Unlock()
+	if !over {
+		return // recover is not called: the panic goes on as it was
+	}
+	r := recover()
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "gosct: %s, left running in uncontrolled code by a schedule that has ended, panicked: %v (dropped: that schedule's verdict is given)\n", t.Name(), r)
+	if lateDropped != nil {
+		lateDropped(r)
+	}
+	select {}
+}
+
+// lateDropped, when set (tests), is told of each panic dropLatePanic drops.
+var lateDropped func(any)

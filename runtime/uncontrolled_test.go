@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -147,5 +148,47 @@ func TestReleaseOfWhatWasTakenOutside(t *testing.T) {
 	// The real objects are free again.
 	if !mu.TryLock() || !rw.TryLock() || !rr.TryLock() || wgCounter(&wg) != 0 {
 		t.Errorf("a real object is still held: mutex, RWMutex, read-locked RWMutex or WaitGroup")
+	}
+}
+
+// TestVictimLateSubtestFailure: a subtest (t.Run) waits in uncontrolled
+// code on what comes only after its test; gosct ends the schedule without
+// it (a deadlock here; "could not complete" where the wait is not seen),
+// and the subtest, released, fails then. A panic of testing ("Fail in
+// goroutine after ... has completed") would end the whole test binary.
+func TestVictimLateSubtestFailure(t *testing.T) {
+	victimOnly(t)
+	release := make(chan struct{})
+	dropped := make(chan any, 1)
+	lateDropped = func(r any) { dropped <- r }
+	Test(t, func(t *testing.T) {
+		Run(t, "late", func(t *testing.T) {
+			<-release // uncontrolled
+			t.Errorf("after its schedule")
+		})
+	})
+	close(release)
+	fmt.Printf("dropped: %v\n", <-dropped)
+	fmt.Println("the test binary goes on")
+}
+
+func TestLateSubtestFailureDropped(t *testing.T) {
+	evs, out := victimRun(t, "TestVictimLateSubtestFailure", wire.Config{Schedules: 1, UncontrolledWaitNS: int64(300 * time.Millisecond)}, "-test.v")
+	if strings.Contains(out, "panic:") || !strings.Contains(out, "the test binary goes on") {
+		t.Fatalf("the late failure ended the test binary:\n%s", out)
+	}
+	if !strings.Contains(out, "dropped: Fail in goroutine after") || !strings.Contains(out, "gosct: TestVictimLateSubtestFailure/") {
+		t.Errorf("the dropped panic is not said:\n%s", out)
+	}
+	// The exploration ended cleanly before the late failure: its test
+	// event was written.
+	var tests int
+	for _, e := range evs {
+		if e.Event == "test" {
+			tests++
+		}
+	}
+	if tests != 1 {
+		t.Errorf("want the exploration's test event, got %+v", evs)
 	}
 }
