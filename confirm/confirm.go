@@ -210,8 +210,8 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 				break // reliable enough: the other ways cannot do much better
 			}
 		}
-		if best != nil {
-			break
+		if best != nil && (note == "" || 2*best.Same >= best.Runs) {
+			break // a longer tail may do better than a weak one
 		}
 		_ = pi
 	}
@@ -244,30 +244,68 @@ func maxHolds(timeout, sleep time.Duration) int {
 }
 
 // plansFor is the plans to try, in order, from a schedule's holds (full)
-// and its holds with the late starts (late): both, when they fit in a
-// run (at most most holds). A schedule that departs from Go's more often
-// (a search that found the bug deep in a long test, and a minimization
-// that ran out of time before shrinking it) cannot be played whole under
-// go test: every hold costs a delay, and a loop of a thousand of them
-// outlasts any bound. Then the plans are the schedule's last holds,
-// nearest the bug, where its decisive departure usually is: the last
-// one, the last 8, the last most; note says so.
+// and its holds with the goroutines started or woken late (late): both,
+// when they fit in a run (at most most holds). A schedule that departs
+// from Go's more often (a search that found the bug deep in a long test,
+// and a minimization that ran out of time before shrinking it) cannot be
+// played whole under go test: every hold costs a delay, and a loop of a
+// thousand of them outlasts any bound. Then the plans are the last holds
+// of each, nearest the bug, where its decisive departure usually is: the
+// last one, the last 8, the last most, each of full then of late; note
+// says so.
 func plansFor(full, late []Hold, most int) (plans [][]Hold, note string) {
+	withLate := len(late) > len(full)
 	if len(full) <= most {
 		plans = [][]Hold{full}
-		if len(late) > len(full) && len(late) <= most {
-			plans = append(plans, late)
+		if withLate {
+			plans = append(plans, late[max(0, len(late)-most):])
 		}
 		return plans, ""
 	}
+	same := func(a, b []Hold) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if a[i].Decision != b[i].Decision || a[i].At.G != b[i].At.G || a[i].Why != b[i].Why {
+				return false
+			}
+		}
+		return true
+	}
+	add := func(p []Hold) {
+		for _, q := range plans {
+			if same(p, q) {
+				return
+			}
+		}
+		plans = append(plans, p)
+	}
 	var sizes []string
 	for _, n := range []int{1, 8, most} {
-		if n <= most && (len(plans) == 0 || n > len(plans[len(plans)-1])) {
-			plans = append(plans, full[len(full)-n:])
-			sizes = append(sizes, strconv.Itoa(n))
+		if n > most || len(sizes) > 0 && sizes[len(sizes)-1] == strconv.Itoa(n) {
+			continue
+		}
+		sizes = append(sizes, strconv.Itoa(n))
+		for _, hs := range [][]Hold{full, lateOrNil(late, withLate)} {
+			if len(hs) == 0 {
+				continue
+			}
+			if len(hs) <= n {
+				add(hs)
+			} else {
+				add(hs[len(hs)-n:])
+			}
 		}
 	}
-	return plans, fmt.Sprintf("the schedule departs from Go's %d times, more than a run bounded at its timeout has room for (at most %d holds): only its last holds, nearest the bug, were tried (the last %s)", len(full), most, strings.Join(sizes, ", then "))
+	return plans, fmt.Sprintf("the schedule departs from Go's %d times, more than a run bounded at its timeout has room for (at most %d holds): only its last holds, nearest the bug, were tried (the last %s, with and without the goroutines started or woken late)", len(full), most, strings.Join(sizes, ", then "))
+}
+
+func lateOrNil(late []Hold, with bool) []Hold {
+	if with {
+		return late
+	}
+	return nil
 }
 
 func (o *Options) defaults() {

@@ -77,7 +77,8 @@ func TestConfirmHoldsTheNthGoroutine(t *testing.T) {
 }
 
 // TestPlansForKeepsTheLastHolds: a schedule with more departures than a
-// run has room for is tried by its last holds only.
+// run has room for is tried by its last holds only: the last 1, 8 and as
+// many as fit, of its holds and of its holds with the late goroutines.
 func TestPlansForKeepsTheLastHolds(t *testing.T) {
 	mk := func(n int) []Hold {
 		hs := make([]Hold, n)
@@ -89,14 +90,14 @@ func TestPlansForKeepsTheLastHolds(t *testing.T) {
 	full, late := mk(1000), mk(1001)
 	plans, note := plansFor(full, late, maxHolds(3*time.Second, 20*time.Millisecond))
 	var sizes []int
-	for _, p := range plans {
+	for i, p := range plans {
 		sizes = append(sizes, len(p))
-		if p[len(p)-1].Decision != 1000 {
-			t.Errorf("a plan of %d holds ends at decision %d, want the last, 1000", len(p), p[len(p)-1].Decision)
+		if want := 1000 + i%2; p[len(p)-1].Decision != want {
+			t.Errorf("plan %d, of %d holds, ends at decision %d, want the last, %d", i, len(p), p[len(p)-1].Decision, want)
 		}
 	}
-	if len(sizes) != 3 || sizes[0] != 1 || sizes[1] != 8 || sizes[2] != 75 {
-		t.Errorf("plans of %v holds, want the last 1, 8, 75", sizes)
+	if len(sizes) != 6 || sizes[0] != 1 || sizes[1] != 1 || sizes[2] != 8 || sizes[3] != 8 || sizes[4] != 75 || sizes[5] != 75 {
+		t.Errorf("plans of %v holds, want the last 1, 8, 75 of each", sizes)
 	}
 	if !strings.Contains(note, "1000 times") {
 		t.Errorf("note %q", note)
@@ -106,75 +107,34 @@ func TestPlansForKeepsTheLastHolds(t *testing.T) {
 	if len(plans) != 2 || len(plans[0]) != 3 || len(plans[1]) != 4 || note != "" {
 		t.Errorf("a short schedule: plans %v, note %q; want both whole", plans, note)
 	}
-}
-
-// TestWaitsForTimer: the bound is go test's own when, after the last
-// hold, the schedule fires a timer nothing could run before.
-func TestWaitsForTimer(t *testing.T) {
-	tr := &replay.Trace{Steps: []replay.Step{
-		{Decision: 3, G: -1, Op: "timer chan fires early: G1 waits 1ms (stalled)", Early: true},
-		{Decision: 9, G: -1, Op: "timer fires", Pos: "a_test.go:7", Child: 2},
-	}}
-	for _, c := range []struct {
-		last int
-		want bool
-	}{{1, true}, {8, true}, {9, false}} {
-		if got := waitsForTimer(tr, []Hold{{Decision: c.last}}); got != c.want {
-			t.Errorf("last hold at decision %d: %v, want %v", c.last, got, c.want)
-		}
+	plans, note = plansFor(small, mk(100), 75)
+	if len(plans) != 2 || len(plans[0]) != 3 || len(plans[1]) != 75 || plans[1][74].Decision != 100 || note != "" {
+		t.Errorf("a short schedule with many late goroutines: plans %v, note %q; want it whole, then the last 75 with them", plans, note)
 	}
-	tr.Steps = tr.Steps[:1]
-	if waitsForTimer(tr, []Hold{{Decision: 1}}) {
-		t.Errorf("an early firing (a hold of its own) counted as a wait")
-	}
-	a := Attempt{How: Sleep, Holds: 1, Runs: 4, Other: map[string]int{"panic: test timed out after 3s": 3, "x_test.go:3: no": 1}}
-	if a.timedOut() != 3 {
-		t.Errorf("timedOut %d, want 3", a.timedOut())
+	plans, _ = plansFor(mk(1000), mk(1000), 75)
+	if len(plans) != 3 {
+		t.Errorf("without late goroutines: %d plans, want 3", len(plans))
 	}
 }
 
-// TestLeakCheckWaitsForLateGoroutines: testdata/lateleak's goroutine
-// gets to its leaking send 1.5 s after the test returns, when its timer
-// fires: the leak check must still be looking then.
-func TestLeakCheckWaitsForLateGoroutines(t *testing.T) {
-	tr, lay := fixtureTrace(t, "lateleak")
-	if !timersAfterTest(tr) {
-		t.Fatalf("the trace's timer fires after the test returns: %+v", tr.Steps)
-	}
-	needGo(t)
-	r, err := Confirm(context.Background(), tr, Options{Layout: lay, Runs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !r.Confirmed || r.Same != r.Runs || !r.Unprompted {
-		t.Errorf("%s", r.Summary(nil))
-	}
-	if r.Timeout < minTimeout+leakTimerWait {
-		t.Errorf("each run bounded at %s: the check's wait is not in the bound", r.Timeout)
-	}
-}
-
-// TestPlaceCountsPassesNotSteps: an operation that blocks and is resumed
-// is two steps of the trace but one pass of its statement, which is what
-// the inserted call counts; suture's removal goroutine, held at its
-// select's resumption, was counted at pass 1 and never held.
-func TestPlaceCountsPassesNotSteps(t *testing.T) {
-	tr := &replay.Trace{
-		Stacks: []string{"example.com/p.f\n\ta.go:5\n"},
-		Steps: []replay.Step{
-			{Decision: 1, G: 1, Op: "select", Pos: "a.go:5", Stack: 1, Blocked: "select"},
-			{Decision: 2, G: 0, Op: "chan send", Pos: "a_test.go:9"},
-			{Decision: 3, G: 1, Op: "select", Pos: "a.go:5", Stack: 1},
-			{Decision: 4, G: 1, Op: "select", Pos: "a.go:5", Stack: 1},
-		},
-	}
-	s := newSched(tr)
-	for k, want := range []int{0, -1, 0, 1} {
-		if want < 0 {
-			continue
+// TestPlanWakesLate: in testdata/forward's schedule the first Drop's
+// goroutine, woken by the sender's send, waits while the sender goes on
+// to its next send; parallel Go would run it at once. The late plan holds
+// it after its receive, at its select, until the sender gets there. The
+// second Drop's goroutine, held at that select by a preemption of the
+// schedule, gets no second hold.
+func TestPlanWakesLate(t *testing.T) {
+	tr, _ := fixtureTrace(t, "forward")
+	found, dups := false, 0
+	for _, h := range Plan(tr, true) {
+		if h.Why == "woken late" && h.At.G == 1 && h.At.Pos() == "forward.go:19" && h.At.N == 0 && h.Until != nil && h.Until.G == 2 && h.Until.Pos() == "forward_test.go:12" {
+			found = true
 		}
-		if p := s.place(k); p.N != want || p.Nth != 0 {
-			t.Errorf("step %d: pass %d (goroutine %d there), want pass %d of the first", k, p.N, p.Nth, want)
+		if h.At.G == 3 && h.At.Pos() == "forward.go:19" {
+			dups++
 		}
+	}
+	if !found || dups != 1 {
+		t.Errorf("G1 woken late at forward.go:19 until G2 reaches forward_test.go:12: %v; holds of G3 at its select: %d, want 1", found, dups)
 	}
 }

@@ -1,6 +1,7 @@
 package confirm
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -127,7 +128,9 @@ func Plan(t *replay.Trace, lateStarts bool) []Hold {
 		holds = append(holds, h)
 	}
 	if lateStarts {
-		holds = append(holds, s.lateStarts(holds)...)
+		late := append(s.lateStarts(holds), s.lateWakes(holds)...)
+		holds = append(holds, late...)
+		sort.SliceStable(holds, func(i, j int) bool { return holds[i].Decision < holds[j].Decision })
 	}
 	return holds
 }
@@ -327,4 +330,60 @@ func (s *sched) lateStarts(have []Hold) []Hold {
 		out = append(out, h)
 	}
 	return out
+}
+
+// lateWakes holds back, for each goroutine the schedule did not run at
+// once when an operation of another made it runnable again (the receiver
+// of a send, the waiter of an unlock), its next operation until the
+// goroutine that ran before its turn came reaches where it stood then.
+// gosct's default lets the waker go on until it blocks; parallel Go runs
+// the woken goroutine at once on an idle processor. The hold goes after
+// the resumed operation (it cannot go inside it): what the woken
+// goroutine does next waits, as in the schedule. Holds already placed
+// there are not repeated.
+func (s *sched) lateWakes(have []Hold) []Hold {
+	var out []Hold
+	ds := s.t.Decisions
+	for g, ks := range s.byG {
+		for i, k := range ks {
+			if s.t.Steps[k].Blocked == "" || i+1 >= len(ks) {
+				continue
+			}
+			rd := s.t.Steps[ks[i+1]].Decision - 1 // the decision that resumed g
+			if rd <= 0 || rd >= len(ds) || ds[rd].Choice != g {
+				continue
+			}
+			w := rd
+			for w-1 > s.t.Steps[k].Decision-1 && enabled(ds[w-1], g) {
+				w--
+			}
+			if w == rd {
+				continue // run as soon as it could
+			}
+			at, ok := s.next(g, rd)
+			if !ok {
+				continue
+			}
+			dup := false
+			for _, h := range have {
+				dup = dup || h.At.G == g && h.At.Pos() == at.Pos() && h.At.N == at.N && h.At.Nth == at.Nth
+			}
+			if dup {
+				continue
+			}
+			h := Hold{Decision: w + 1, Why: "woken late", At: at, Ran: ds[w].Choice}
+			h.Until = s.until(g, rd-1)
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func enabled(d replay.Decision, g int) bool {
+	for _, e := range d.Enabled {
+		if e == g {
+			return true
+		}
+	}
+	return false
 }
