@@ -108,6 +108,9 @@ type Attempt struct {
 	// Other counts the other failures, by their first line.
 	Other map[string]int
 	Err   string
+	// Timeout, when set, is the bound of this attempt's runs, longer than
+	// the result's: the schedule waits for a timer (waitsForTimer).
+	Timeout time.Duration
 }
 
 // String is "sleep: 3 of 20 runs fail the same way".
@@ -130,7 +133,21 @@ func (a Attempt) String() string {
 		sort.Strings(keys)
 		s += fmt.Sprintf(", %d otherwise (%s)", n, keys[0])
 	}
+	if a.Timeout > 0 {
+		s += fmt.Sprintf(" (each run bounded at %s)", a.Timeout)
+	}
 	return s
+}
+
+// timedOut counts the attempt's runs that go test's -timeout ended.
+func (a Attempt) timedOut() int {
+	n := 0
+	for k, v := range a.Other {
+		if strings.HasPrefix(k, "panic: test timed out") {
+			n += v
+		}
+	}
+	return n
 }
 
 // Confirm runs trace t's test under go test with the holds of its
@@ -166,15 +183,20 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 	}
 	defer os.RemoveAll(tmp)
 	c := &confirmer{opts: opts, t: t, x: x, test: test, sub: sub, tmp: tmp, fs: newFiles()}
-	if c.opts.Timeout <= 0 {
+	auto := c.opts.Timeout <= 0
+	if auto {
 		c.opts.Timeout, r.TimeoutWhy = c.timeout(ctx)
+		if x.leakCheck {
+			// The check runs in the test's cleanup, under -timeout.
+			w := c.leakWait()
+			c.opts.Timeout += w
+			r.TimeoutWhy += fmt.Sprintf(", plus the leak check's %s", w)
+		}
 	}
 	r.Timeout = c.opts.Timeout
+	longTried := false
 
-	plans := [][]Hold{Plan(t, false)}
-	if late := Plan(t, true); len(late) > len(plans[0]) {
-		plans = append(plans, late)
-	}
+	plans, note := plansFor(Plan(t, false), Plan(t, true), maxHolds(c.opts.Timeout, c.opts.Sleep))
 	var best *try
 	for pi, holds := range plans {
 		hows := opts.Hows
@@ -186,6 +208,15 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 				return nil, ctx.Err()
 			}
 			tr := c.attempt(ctx, holds, how)
+			if auto && !longTried && x.kind != "deadlock" && tr.Same == 0 && 2*tr.timedOut() >= tr.Runs && tr.Runs > 0 && waitsForTimer(t, holds) {
+				// The bug comes after a timer the bound cut short:
+				// the same way again, bounded as go test bounds it
+				// (not for a deadlock: its runs end at the bound).
+				// Once: a second wait would be as long.
+				r.Tried = append(r.Tried, tr.Attempt)
+				longTried = true
+				tr = c.attemptLong(ctx, holds, how)
+			}
 			r.Tried = append(r.Tried, tr.Attempt)
 			if tr.Same > 0 && (best == nil || tr.Same*best.Runs > best.Same*tr.Runs) {
 				best = tr
@@ -194,8 +225,8 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 				break // reliable enough: the other ways cannot do much better
 			}
 		}
-		if best != nil {
-			break
+		if best != nil && (note == "" || 2*best.Same >= best.Runs) {
+			break // a longer tail may do better than a weak one
 		}
 		_ = pi
 	}
@@ -203,6 +234,9 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		// Report the first plan's placement: what was tried.
 		tr := c.build(plans[0], opts.Hows[0])
 		r.Holds, r.Delays, r.Notes, r.Check = tr.holds, tr.delays, tr.notes, tr.check
+		if note != "" {
+			r.Notes = append(r.Notes, note)
+		}
 		return r, nil
 	}
 	r.Departures = len(best.holds)
@@ -212,9 +246,86 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 	r.Tried = append(r.Tried, reduced...)
 	r.Confirmed = true
 	r.Same, r.Runs, r.How = best.Same, best.Runs, best.How
+	if best.Timeout > 0 {
+		r.Timeout, r.TimeoutWhy = best.Timeout, longWhy
+	}
 	r.Holds, r.Delays, r.Notes, r.Check, r.Patch = best.holds, best.delays, best.notes, best.check, best.patch
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
 	r.Unprompted = len(best.holds) == 0
 	return r, nil
+}
+
+// maxHolds is how many holds a run bounded at timeout has room for,
+// each a delay of at least sleep: half the bound's worth.
+func maxHolds(timeout, sleep time.Duration) int {
+	return max(1, int(timeout/sleep/2))
+}
+
+// plansFor is the plans to try, in order, from a schedule's holds (full)
+// and its holds with the goroutines started or woken late (late): both,
+// when they fit in a run (at most most holds). A schedule that departs
+// from Go's more often (a search that found the bug deep in a long test,
+// and a minimization that ran out of time before shrinking it) cannot be
+// played whole under go test: every hold costs a delay, and a loop of a
+// thousand of them outlasts any bound. Then the plans are the last holds
+// of each, nearest the bug, where its decisive departure usually is: the
+// last one, the last 8, the last most, each of full then of late; note
+// says so.
+func plansFor(full, late []Hold, most int) (plans [][]Hold, note string) {
+	withLate := len(late) > len(full)
+	if len(full) <= most {
+		plans = [][]Hold{full}
+		if withLate {
+			plans = append(plans, late[max(0, len(late)-most):])
+		}
+		return plans, ""
+	}
+	same := func(a, b []Hold) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if a[i].Decision != b[i].Decision || a[i].At.G != b[i].At.G || a[i].Why != b[i].Why {
+				return false
+			}
+		}
+		return true
+	}
+	add := func(p []Hold) {
+		for _, q := range plans {
+			if same(p, q) {
+				return
+			}
+		}
+		plans = append(plans, p)
+	}
+	var sizes []string
+	for _, n := range []int{1, 8, most} {
+		if n > most || len(sizes) > 0 && sizes[len(sizes)-1] == strconv.Itoa(n) {
+			continue
+		}
+		sizes = append(sizes, strconv.Itoa(n))
+		for _, hs := range [][]Hold{full, lateOrNil(late, withLate)} {
+			if len(hs) == 0 {
+				continue
+			}
+			if len(hs) <= n {
+				add(hs)
+			} else {
+				add(hs[len(hs)-n:])
+			}
+		}
+	}
+	return plans, fmt.Sprintf("the schedule departs from Go's %d times, more than a run bounded at its timeout has room for (at most %d holds): only its last holds, nearest the bug, were tried (the last %s, with and without the goroutines started or woken late)", len(full), most, strings.Join(sizes, ", then "))
+}
+
+func lateOrNil(late []Hold, with bool) []Hold {
+	if with {
+		return late
+	}
+	return nil
 }
 
 func (o *Options) defaults() {
@@ -336,7 +447,7 @@ func (c *confirmer) build(holds []Hold, how How) *try {
 			continue
 		}
 		gate := i + 1
-		a := action{hold: true, gate: gate, n: h.At.N - s.nShift, callers: s.callers, timer: h.Timer, alone: true}
+		a := action{hold: true, gate: gate, n: h.At.N - s.nShift, nth: h.At.Nth, callers: s.callers, timer: h.Timer, alone: true}
 		var rel *site
 		if h.Until != nil {
 			if rs, err := c.fs.locate(c.opts.Layout, *h.Until); err == nil && filepath.Dir(rs.file) == filepath.Dir(s.file) && rs.pkg == s.pkg {
@@ -354,7 +465,7 @@ func (c *confirmer) build(holds []Hold, how How) *try {
 		// The release first: a goroutine released and held at one
 		// place lets the other go before it waits.
 		if rel != nil {
-			add(*rel, action{gate: gate, n: h.Until.N - rel.nShift, callers: rel.callers, what: fmt.Sprintf("G%d ends G%d's hold", h.Until.G, h.At.G)}, "")
+			add(*rel, action{gate: gate, n: h.Until.N - rel.nShift, nth: h.Until.Nth, callers: rel.callers, what: fmt.Sprintf("G%d ends G%d's hold", h.Until.G, h.At.G)}, "")
 		}
 		add(s, a, comment)
 		tr.holds = append(tr.holds, h)
@@ -377,18 +488,95 @@ func (c *confirmer) build(holds []Hold, how How) *try {
 			tr.ps.edits = append(tr.ps.edits, edit{file: path, off: off, ownLine: true, line: line, code: "gosctConfirmLeaks(" + param + ")",
 				comment: "gosct confirm: fail if goroutines stay blocked where gosct saw them leak", indent: indent, seq: seq})
 			tr.check = fmt.Sprintf("a check inserted at the start of %s (t.Cleanup): after the test returns, the goroutines must leave %s within %s, else the test fails (as goleak does)", c.test, strings.Join(trimSlash(c.x.at), ", "), leakGrace)
+			if w := c.leakWait(); w > leakGrace {
+				tr.check += fmt.Sprintf("; it looks for them for %s, as they may get there only when a timer fires after the test", w)
+			}
 		}
 	}
 	for pk, ss := range sites {
-		p := helperParams{how: how, sleep: c.opts.Sleep, timer: max(5*c.opts.Sleep, 50*time.Millisecond), maxWait: time.Second, yields: 1000, leaks: c.x.leaked, grace: leakGrace}
+		p := helperParams{how: how, sleep: c.opts.Sleep, timer: max(5*c.opts.Sleep, 50*time.Millisecond), maxWait: time.Second, yields: 1000, leaks: c.x.leaked, grace: leakGrace, wait: c.leakWait()}
 		tr.ps.helpers[helperPath(pk.dir, pk.pkg, nonTest[pk])] = helper(pk.pkg, ss, p, leakCheck && pk == leakPkg)
 	}
 	tr.Holds = len(tr.holds)
 	return tr
 }
 
+// goTestTimeout is go test's own default -timeout: the bound of a run
+// whose bug comes after a timer (waitsForTimer), as plain go test would
+// wait for it.
+const goTestTimeout = 10 * time.Minute
+
+const longWhy = "go test's default: the schedule waits for a timer after its last hold, with every goroutine blocked, and the runs bounded at the measured bound timed out waiting for it (the trace does not record how long it is)"
+
+// waitsForTimer reports whether trace t's schedule, after the last of
+// holds, fires a timer that nothing could run before (not early): every
+// goroutine blocked until then. Under go test that wait is the timer's
+// whole duration (a test's own one-minute context), which the measured
+// bound of a run, made for a test that takes milliseconds, cuts short.
+func waitsForTimer(t *replay.Trace, holds []Hold) bool {
+	last := 0
+	for _, h := range holds {
+		last = max(last, h.Decision)
+	}
+	for _, st := range t.Steps {
+		if clockStep(st) && !st.Early && st.Decision > last {
+			return true
+		}
+	}
+	return false
+}
+
+// clockStep reports whether step st is the clock's: a timer firing ("timer
+// fires", a timer starting its goroutine; "timer chan fires early: ...").
+func clockStep(st replay.Step) bool {
+	return st.G < 0 && strings.HasPrefix(st.Op, "timer ")
+}
+
+// attemptLong is attempt with each run bounded at go test's default
+// -timeout, all runs at once: they wait, idle, for the timer.
+func (c *confirmer) attemptLong(ctx context.Context, holds []Hold, how How) *try {
+	timeout, parallel := c.opts.Timeout, c.opts.Parallel
+	defer func() { c.opts.Timeout, c.opts.Parallel = timeout, parallel }()
+	c.opts.Timeout, c.opts.Parallel = goTestTimeout, max(parallel, c.opts.Runs)
+	c.opts.Progress(fmt.Sprintf("%s: the runs timed out, and the schedule waits for a timer: again, each run bounded at %s", how, goTestTimeout))
+	tr := c.attempt(ctx, holds, how)
+	tr.Timeout = goTestTimeout
+	return tr
+}
+
 // leakGrace is how long goroutines may take to leave after the test.
 const leakGrace = time.Second
+
+// leakTimerWait is how long the leak check looks for the goroutines when
+// the trace's schedule fired timers after the test returned: a goroutine
+// may reach the place where it leaks only then (a removal that times out
+// after a second, then sends to a supervisor stopped by then).
+const leakTimerWait = 5 * time.Second
+
+// leakWait is how long, after the test returns, the leak check looks for
+// the goroutines where gosct saw them leak: leakGrace, or leakTimerWait
+// when timers fired after the test in the trace's schedule.
+func (c *confirmer) leakWait() time.Duration {
+	if timersAfterTest(c.t) {
+		return leakTimerWait
+	}
+	return leakGrace
+}
+
+// timersAfterTest reports whether trace t's schedule fires a timer after
+// the test goroutine returned.
+func timersAfterTest(t *replay.Trace) bool {
+	exited := false
+	for _, st := range t.Steps {
+		switch {
+		case st.G == 0 && st.Op == "exit":
+			exited = true
+		case exited && clockStep(st):
+			return true
+		}
+	}
+	return false
+}
 
 // attempt builds and runs one way.
 func (c *confirmer) attempt(ctx context.Context, holds []Hold, how How) *try {

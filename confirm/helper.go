@@ -31,9 +31,12 @@ const (
 // action is what the helper does at a site for one goroutine: hold it,
 // or release the goroutine held by gate.
 type action struct {
-	hold    bool
-	gate    int
-	n       int
+	hold bool
+	gate int
+	n    int
+	// nth: the action is for the nth goroutine (0-based) to reach the
+	// site from callers, on its pass n.
+	nth     int
 	callers []Frame
 	timer   bool
 	// alone: the hold's release is in another package, out of the
@@ -52,9 +55,11 @@ type helperParams struct {
 	yields  int
 	// leaks: positions ("/abs/file.go:12") that goroutines left behind
 	// by the test stand at when they leaked; grace: how long after the
-	// test returns they may still leave.
+	// test returns they may still leave; wait: how long the check looks
+	// for them (at least grace): a goroutine may get there late.
 	leaks []string
 	grace time.Duration
+	wait  time.Duration
 }
 
 // helper renders the helper file of package pkg with the actions of its
@@ -85,7 +90,7 @@ func helper(pkg string, sites map[int][]action, p helperParams, leakCheck bool) 
 		for i, l := range p.leaks {
 			qs[i] = strconv.Quote(l)
 		}
-		fmt.Fprintf(&b, "\n// gosctConfirmLeaked are where the goroutines the test leaves behind stand.\nvar gosctConfirmLeaked = []string{%s}\n\nconst gosctConfirmGrace = %s\n", strings.Join(qs, ", "), goDuration(p.grace))
+		fmt.Fprintf(&b, "\n// gosctConfirmLeaked are where the goroutines the test leaves behind stand.\nvar gosctConfirmLeaked = []string{%s}\n\nconst (\n\tgosctConfirmGrace = %s\n\tgosctConfirmWait  = %s\n)\n", strings.Join(qs, ", "), goDuration(p.grace), goDuration(max(p.wait, p.grace)))
 		b.WriteString(leakCode)
 	}
 	return b.String()
@@ -112,8 +117,8 @@ func writeSites(b *strings.Builder, sites map[int][]action, p helperParams) {
 			if a.timer {
 				d = p.timer
 			}
-			fmt.Fprintf(b, "\t\t{hold: %v, gate: %d, n: %d, callers: []string{%s}, d: %s, alone: %v}, // %s\n",
-				a.hold, a.gate, a.n, strings.Join(cs, ", "), goDuration(d), a.alone, a.what)
+			fmt.Fprintf(b, "\t\t{hold: %v, gate: %d, n: %d, nth: %d, callers: []string{%s}, d: %s, alone: %v}, // %s\n",
+				a.hold, a.gate, a.n, a.nth, strings.Join(cs, ", "), goDuration(d), a.alone, a.what)
 		}
 		b.WriteString("\t},\n")
 	}
@@ -143,11 +148,13 @@ func goDuration(d time.Duration) string {
 
 const actionType = `// gosctConfirmAction holds the goroutine that calls from callers (file:line,
 // innermost first; the last may be missing: the wrapper of a go
-// statement) on its pass n, or releases the goroutine held by gate.
+// statement) on its pass n, the nth goroutine to get there (0-based), or
+// releases the goroutine held by gate.
 type gosctConfirmAction struct {
 	hold    bool
 	gate    int
 	n       int
+	nth     int
 	callers []string
 	d       time.Duration
 	alone   bool
@@ -161,6 +168,7 @@ type gosctConfirmAction struct {
 const helperCode = `var gosctConfirmState struct {
 	sync.Mutex
 	passes map[[3]int]int
+	order  map[[2]int][]int
 	done   map[[2]int]bool
 	gates  map[int]chan struct{}
 }
@@ -181,11 +189,18 @@ func gosctConfirm(site int) {
 		s := &gosctConfirmState
 		s.Lock()
 		if s.passes == nil {
-			s.passes, s.done, s.gates = map[[3]int]int{}, map[[2]int]bool{}, map[int]chan struct{}{}
+			s.passes, s.order, s.done, s.gates = map[[3]int]int{}, map[[2]int][]int{}, map[[2]int]bool{}, map[int]chan struct{}{}
 		}
 		n := s.passes[[3]int{site, i, gid}]
 		s.passes[[3]int{site, i, gid}]++
-		act := n == a.n && !s.done[[2]int{site, i}]
+		if n == 0 {
+			s.order[[2]int{site, i}] = append(s.order[[2]int{site, i}], gid)
+		}
+		nth := 0
+		for nth < len(s.order[[2]int{site, i}]) && s.order[[2]int{site, i}][nth] != gid {
+			nth++
+		}
+		act := n == a.n && nth == a.nth && !s.done[[2]int{site, i}]
 		if act {
 			s.done[[2]int{site, i}] = true
 		}
@@ -266,18 +281,21 @@ func gosctConfirmGoid() int {
 
 const leakCode = `
 // gosctConfirmLeaks fails t when, once the test has returned and
-// gosctConfirmGrace has passed, goroutines still stand where gosct saw
-// them leak: what goleak does, for the goroutines gosct named.
+// gosctConfirmGrace has passed, goroutines stand where gosct saw them
+// leak: what goleak does, for the goroutines gosct named. It looks for
+// them until gosctConfirmWait: a goroutine not there yet when the test
+// returns (still running, or waiting for a timer) may get there later.
 func gosctConfirmLeaks(t *testing.T) {
 	t.Cleanup(func() {
-		deadline := time.Now().Add(gosctConfirmGrace)
+		start := time.Now()
 		for {
 			left := gosctConfirmStanding()
-			if len(left) == 0 {
+			waited := time.Since(start)
+			if len(left) > 0 && waited >= gosctConfirmGrace {
+				t.Errorf("gosct confirm: leak: goroutines still blocked after the test returned, at:\n%s\n", strings.Join(left, "\n"))
 				return
 			}
-			if time.Now().After(deadline) {
-				t.Errorf("gosct confirm: leak: goroutines still blocked after the test returned, at:\n%s\n", strings.Join(left, "\n"))
+			if waited >= gosctConfirmWait {
 				return
 			}
 			time.Sleep(10 * time.Millisecond)

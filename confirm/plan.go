@@ -1,6 +1,7 @@
 package confirm
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -46,9 +47,18 @@ type Place struct {
 	G     int
 	Op    string
 	Stack []Frame
-	// N counts the goroutine's earlier steps at the same place (same
-	// stack), so that a place inside a loop is the same iteration.
+	// N counts the goroutine's earlier passes at the same place (same
+	// stack), so that a place inside a loop is the same iteration: its
+	// earlier steps there, but for those that blocked (an operation that
+	// blocks and is resumed is one pass of its statement, which is what
+	// the inserted call counts).
 	N int
+	// Nth counts the other goroutines that reached the same place (same
+	// stack) before this one first did: several goroutines running the
+	// same function (one per channel a test makes, one per request) all
+	// pass its lines, and the hold is for the Nth of them to arrive, not
+	// for the first.
+	Nth int
 }
 
 // Pos is the position of the place's operation, "" when unknown.
@@ -118,7 +128,9 @@ func Plan(t *replay.Trace, lateStarts bool) []Hold {
 		holds = append(holds, h)
 	}
 	if lateStarts {
-		holds = append(holds, s.lateStarts(holds)...)
+		late := append(s.lateStarts(holds), s.lateWakes(holds)...)
+		holds = append(holds, late...)
+		sort.SliceStable(holds, func(i, j int) bool { return holds[i].Decision < holds[j].Decision })
 	}
 	return holds
 }
@@ -129,15 +141,31 @@ type sched struct {
 	stacks [][]Frame
 	// byG lists the indexes in t.Steps of each goroutine's steps.
 	byG map[int][]int
+	// arrivals lists, for each place, the goroutines that reached it, in
+	// the order of their first step there.
+	arrivals map[placeKey][]arrival
 }
 
 func newSched(t *replay.Trace) *sched {
-	s := &sched{t: t, byG: map[int][]int{}}
+	s := &sched{t: t, byG: map[int][]int{}, arrivals: map[placeKey][]arrival{}}
 	for _, st := range t.Stacks {
 		s.stacks = append(s.stacks, parseStack(st))
 	}
+	type gPlace struct {
+		g int
+		p placeKey
+	}
+	arrived := map[gPlace]bool{}
 	for i, st := range t.Steps {
 		s.byG[st.G] = append(s.byG[st.G], i)
+		if st.Stack == 0 {
+			continue
+		}
+		pk := placeKey{st.Stack, st.Pos, st.Op}
+		if gp := (gPlace{st.G, pk}); !arrived[gp] {
+			arrived[gp] = true
+			s.arrivals[pk] = append(s.arrivals[pk], arrival{st.G, i})
+		}
 	}
 	return s
 }
@@ -168,16 +196,37 @@ func (s *sched) place(k int) Place {
 	if st.Stack > 0 && st.Stack <= len(s.stacks) {
 		p.Stack = s.stacks[st.Stack-1]
 	}
+	first := k
 	for _, j := range s.byG[st.G] {
 		if j >= k {
 			break
 		}
 		if o := s.t.Steps[j]; o.Stack == st.Stack && o.Pos == st.Pos && o.Op == st.Op {
-			p.N++
+			first = min(first, j)
+			if o.Blocked == "" {
+				p.N++
+			}
+		}
+	}
+	for _, a := range s.arrivals[placeKey{st.Stack, st.Pos, st.Op}] {
+		if a.k >= first {
+			break
+		}
+		if a.g != st.G {
+			p.Nth++
 		}
 	}
 	return p
 }
+
+// placeKey is a place of the trace, for arrivals.
+type placeKey struct {
+	stack   int
+	pos, op string
+}
+
+// arrival is a goroutine's first step (index k) at a place.
+type arrival struct{ g, k int }
 
 // next is where goroutine g stands after decision i (0-based): the
 // operation of its next step. A goroutine not started yet stands at its
@@ -281,4 +330,60 @@ func (s *sched) lateStarts(have []Hold) []Hold {
 		out = append(out, h)
 	}
 	return out
+}
+
+// lateWakes holds back, for each goroutine the schedule did not run at
+// once when an operation of another made it runnable again (the receiver
+// of a send, the waiter of an unlock), its next operation until the
+// goroutine that ran before its turn came reaches where it stood then.
+// gosct's default lets the waker go on until it blocks; parallel Go runs
+// the woken goroutine at once on an idle processor. The hold goes after
+// the resumed operation (it cannot go inside it): what the woken
+// goroutine does next waits, as in the schedule. Holds already placed
+// there are not repeated.
+func (s *sched) lateWakes(have []Hold) []Hold {
+	var out []Hold
+	ds := s.t.Decisions
+	for g, ks := range s.byG {
+		for i, k := range ks {
+			if s.t.Steps[k].Blocked == "" || i+1 >= len(ks) {
+				continue
+			}
+			rd := s.t.Steps[ks[i+1]].Decision - 1 // the decision that resumed g
+			if rd <= 0 || rd >= len(ds) || ds[rd].Choice != g {
+				continue
+			}
+			w := rd
+			for w-1 > s.t.Steps[k].Decision-1 && enabled(ds[w-1], g) {
+				w--
+			}
+			if w == rd {
+				continue // run as soon as it could
+			}
+			at, ok := s.next(g, rd)
+			if !ok {
+				continue
+			}
+			dup := false
+			for _, h := range have {
+				dup = dup || h.At.G == g && h.At.Pos() == at.Pos() && h.At.N == at.N && h.At.Nth == at.Nth
+			}
+			if dup {
+				continue
+			}
+			h := Hold{Decision: w + 1, Why: "woken late", At: at, Ran: ds[w].Choice}
+			h.Until = s.until(g, rd-1)
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func enabled(d replay.Decision, g int) bool {
+	for _, e := range d.Enabled {
+		if e == g {
+			return true
+		}
+	}
+	return false
 }

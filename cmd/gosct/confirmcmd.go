@@ -31,7 +31,8 @@ the delays as a patch you can apply to see the bug yourself.
 
 A deadlock shows as go test's -timeout (--confirm-timeout; by default
 three times what the test as it is takes under go test, at least 3s,
-measured in one run first); a leak through a
+measured in one run first; go test's default 10m when the schedule waits
+for a timer and the runs timed out); a leak through a
 check inserted at the start of the test (after it returns, the goroutines
 gosct saw leak must leave within a second). Livelocks are not checked.
 
@@ -252,7 +253,13 @@ func printConfirm(w io.Writer, t *replay.Trace, res *confirm.Result, cwd string)
 		}
 	}
 	if res.Patch != "" {
-		fmt.Fprintf(w, "    the patch (patch -p1 in %s), then go test -run '%s' -count=%d:\n", patchRoot(t, res), "^"+strings.SplitN(t.Test, "/", 2)[0]+"$", res.Runs)
+		// go test's -timeout bounds the whole -count: runs that wait
+		// for a long timer need more than its default 10m.
+		timeout := ""
+		if all := res.Timeout * time.Duration(res.Runs); all > 10*time.Minute {
+			timeout = " -timeout " + all.String()
+		}
+		fmt.Fprintf(w, "    the patch (patch -p1 in %s), then go test -run '%s' -count=%d%s:\n", patchRoot(t, res), "^"+strings.SplitN(t.Test, "/", 2)[0]+"$", res.Runs, timeout)
 		fmt.Fprint(w, indent(strings.TrimRight(res.Patch, "\n"), "    ")+"\n")
 	}
 }

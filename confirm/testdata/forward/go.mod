@@ -1,0 +1,3 @@
+module example.com/forward
+
+go 1.22

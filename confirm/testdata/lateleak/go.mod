@@ -1,0 +1,3 @@
+module example.com/lateleak
+
+go 1.22
