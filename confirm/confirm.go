@@ -161,6 +161,7 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		plans = append(plans, late)
 	}
 	var best *try
+	interrupted := false
 	for pi, holds := range plans {
 		hows := opts.Hows
 		if len(holds) == 0 {
@@ -168,9 +169,18 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		}
 		for _, how := range hows {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				if best == nil {
+					return nil, ctx.Err()
+				}
+				// What the ways tried showed stands: the others
+				// could only do better.
+				interrupted = true
+				break
 			}
 			tr := c.attempt(ctx, holds, how)
+			if ctx.Err() != nil && tr.Runs == 0 {
+				continue // cut short: no runs to count
+			}
 			r.Tried = append(r.Tried, tr.Attempt)
 			if tr.Same > 0 && (best == nil || tr.Same*best.Runs > best.Same*tr.Runs) {
 				best = tr
@@ -179,10 +189,13 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 				break // reliable enough: the other ways cannot do much better
 			}
 		}
-		if best != nil {
+		if best != nil || interrupted {
 			break
 		}
 		_ = pi
+	}
+	if interrupted {
+		r.Notes = append(r.Notes, "interrupted (the run was stopped) before every way was tried: the figures are those of the ways tried")
 	}
 	if best == nil {
 		// Report the first plan's placement: what was tried.

@@ -369,7 +369,10 @@ func (r *runner) confirmBug(e wire.Event) *jsonConfirm {
 			}
 		}
 	}
-	if err != nil {
+	switch {
+	case err != nil && r.ctx.Err() != nil:
+		j = jsonConfirm{Summary: "not confirmed: gosct test was interrupted (an interrupt, or a bound on the whole run) before go test had run the test with its delays: gosct confirm " + e.Trace + " confirms it on its own"}
+	case err != nil:
 		j = jsonConfirm{Summary: "not confirmed: " + err.Error()}
 	}
 	c.done[key] = &j
