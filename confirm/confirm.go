@@ -160,42 +160,10 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 	if late := Plan(t, true); len(late) > len(plans[0]) {
 		plans = append(plans, late)
 	}
-	var best *try
-	interrupted := false
-	for pi, holds := range plans {
-		hows := opts.Hows
-		if len(holds) == 0 {
-			hows = []How{Sleep} // nothing to hold: one run of the test as it is
-		}
-		for _, how := range hows {
-			if ctx.Err() != nil {
-				if best == nil {
-					return nil, ctx.Err()
-				}
-				// What the ways tried showed stands: the others
-				// could only do better.
-				interrupted = true
-				break
-			}
-			tr := c.attempt(ctx, holds, how)
-			if ctx.Err() != nil && tr.Runs == 0 {
-				continue // cut short: no runs to count
-			}
-			r.Tried = append(r.Tried, tr.Attempt)
-			if tr.Same > 0 && (best == nil || tr.Same*best.Runs > best.Same*tr.Runs) {
-				best = tr
-			}
-			if best != nil && 2*best.Same >= best.Runs {
-				break // reliable enough: the other ways cannot do much better
-			}
-		}
-		if best != nil || interrupted {
-			break
-		}
-		_ = pi
-	}
-	if interrupted {
-		r.Notes = append(r.Notes, "interrupted (the run was stopped) before every way was tried: the figures are those of the ways tried")
+	best, tried, interrupted, err := search(ctx, plans, opts.Hows, c.attempt)
+	r.Tried = tried
+	if err != nil {
+		return nil, err
 	}
 	if best == nil {
 		// Report the first plan's placement: what was tried.
@@ -207,7 +175,50 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 	r.Same, r.Runs, r.How = best.Same, best.Runs, best.How
 	r.Holds, r.Delays, r.Notes, r.Check, r.Patch = best.holds, best.delays, best.notes, best.check, best.patch
 	r.Unprompted = len(best.holds) == 0
+	if interrupted {
+		r.Notes = append(r.Notes, "interrupted (the run was stopped) before every way was tried: the figures are those of the ways tried")
+	}
 	return r, nil
+}
+
+// search tries the ways hows on each plan in turn (attempt builds and
+// runs one), and returns the best attempt that showed the bug, with every
+// attempt tried. It stops at the first plan with an attempt that showed
+// it, and within a plan at the first attempt that showed it in half its
+// runs or more. When ctx ends, the attempts finished stand (interrupted);
+// with none that showed the bug, the error is ctx's.
+func search(ctx context.Context, plans [][]Hold, hows []How, attempt func(context.Context, []Hold, How) *try) (best *try, tried []Attempt, interrupted bool, err error) {
+	for _, holds := range plans {
+		ways := hows
+		if len(holds) == 0 {
+			ways = []How{Sleep} // nothing to hold: one run of the test as it is
+		}
+		for _, how := range ways {
+			if ctx.Err() != nil {
+				if best == nil {
+					return nil, tried, false, ctx.Err()
+				}
+				// What the ways tried showed stands: the others
+				// could only do better.
+				return best, tried, true, nil
+			}
+			tr := attempt(ctx, holds, how)
+			if ctx.Err() != nil && tr.Runs == 0 {
+				continue // cut short: no runs to count
+			}
+			tried = append(tried, tr.Attempt)
+			if tr.Same > 0 && (best == nil || tr.Same*best.Runs > best.Same*tr.Runs) {
+				best = tr
+			}
+			if best != nil && 2*best.Same >= best.Runs {
+				return best, tried, false, nil // reliable enough: the other ways cannot do much better
+			}
+		}
+		if best != nil {
+			return best, tried, false, nil
+		}
+	}
+	return best, tried, false, ctx.Err()
 }
 
 func (o *Options) defaults() {

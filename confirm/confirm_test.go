@@ -174,3 +174,49 @@ func TestConfirm(t *testing.T) {
 		t.Errorf("the fixed twin: tried %v, want 3 runs that passed", r.Tried)
 	}
 }
+
+// TestSearchKeepsWhatItFinished: a run stopped (gosct test under a bound
+// on the whole run) while a confirmation tries its ways keeps the ways it
+// finished: one that showed the bug in 3 of 20 runs stands, marked as
+// interrupted; the way cut short counts no runs; with nothing shown, the
+// error is the context's.
+func TestSearchKeepsWhatItFinished(t *testing.T) {
+	plans := [][]Hold{{{Why: "preempted"}}}
+	hows := []How{Sleep, Targeted, Handshake}
+	ctx, cancel := context.WithCancel(context.Background())
+	var asked []How
+	attempt := func(ctx context.Context, _ []Hold, how How) *try {
+		asked = append(asked, how)
+		if how == Targeted {
+			cancel() // stopped while its runs go on: none finish
+			return &try{Attempt: Attempt{How: how}}
+		}
+		return &try{Attempt: Attempt{How: how, Holds: 1, Same: 3, Runs: 20, Passed: 17}}
+	}
+	best, tried, interrupted, err := search(ctx, plans, hows, attempt)
+	if err != nil || best == nil || best.How != Sleep || best.Same != 3 || !interrupted {
+		t.Fatalf("best %+v, interrupted %v, err %v; want sleep's 3 of 20, interrupted", best, interrupted, err)
+	}
+	if len(tried) != 1 || len(asked) != 2 {
+		t.Errorf("tried %v (asked %v): want sleep counted, targeted cut short and not counted, handshake not started", tried, asked)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	none := func(ctx context.Context, _ []Hold, how How) *try {
+		cancel()
+		return &try{Attempt: Attempt{How: how, Holds: 1, Runs: 20, Passed: 20}}
+	}
+	best, _, _, err = search(ctx, plans, hows, none)
+	if best != nil || err != context.Canceled {
+		t.Errorf("nothing shown, then stopped: best %+v, err %v; want the context's error", best, err)
+	}
+
+	// Not stopped: a way that shows it in half the runs ends the search.
+	all := func(ctx context.Context, _ []Hold, how How) *try {
+		return &try{Attempt: Attempt{How: how, Holds: 1, Same: 10, Runs: 20}}
+	}
+	best, tried, interrupted, err = search(context.Background(), plans, hows, all)
+	if err != nil || interrupted || best == nil || len(tried) != 1 {
+		t.Errorf("best %+v, tried %v, interrupted %v, err %v", best, tried, interrupted, err)
+	}
+}
