@@ -343,12 +343,12 @@ func (r *runner) confirmBug(e wire.Event) *jsonConfirm {
 	}
 	path := e.Trace
 	rr, again := c.rerec[e.Trace]
-	if again && rr.failed {
+	if again && rr.failed && r.ctx.Err() == nil {
 		j := jsonConfirm{Summary: "not confirmed: the trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again to record them, in the process that found it (uncontrolled code, or state carried between the schedules of one process); " + rr.note}
 		c.done[key] = &j
 		return &j
 	}
-	if again {
+	if again && !rr.failed {
 		path = rr.trace
 	}
 	t, err := replay.Read(path)
@@ -362,7 +362,7 @@ func (r *runner) confirmBug(e wire.Event) *jsonConfirm {
 			if err == nil {
 				j = confirmJSON(t, res, r.rep.cwd)
 				j.Event, j.Test, j.Kind = "", "", ""
-				if again {
+				if again && !rr.failed {
 					j.Trace = rr.trace
 					j.Notes = append([]string{rr.note}, j.Notes...)
 				}
@@ -370,7 +370,7 @@ func (r *runner) confirmBug(e wire.Event) *jsonConfirm {
 		}
 	}
 	switch {
-	case err != nil && r.ctx.Err() != nil:
+	case r.ctx.Err() != nil && !j.Confirmed:
 		j = jsonConfirm{Summary: "not confirmed: gosct test was interrupted (an interrupt, or a bound on the whole run) before go test had run the test with its delays: gosct confirm " + e.Trace + " confirms it on its own"}
 	case err != nil:
 		j = jsonConfirm{Summary: "not confirmed: " + err.Error()}
