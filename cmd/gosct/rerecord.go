@@ -10,6 +10,7 @@ import (
 	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
 	"github.com/gosct/gosct/rewrite"
+	"github.com/gosct/gosct/strategies"
 )
 
 // gosct confirm needs a trace that records which goroutines could run at
@@ -25,8 +26,11 @@ import (
 // the schedule, and a fresh process records it whole. So, with --confirm,
 // the test is explored again with every schedule in a fresh process
 // (--per-process), where every execution records its details, until the
-// same bug (the same kind at the same place) comes back; gosct confirm
-// then uses that trace. The bug keeps its own trace in the report.
+// same bug (the same kind at the same place) comes back: first the
+// schedule that found it alone (a strategy whose schedules are numbered
+// seeks to it), then a search from the first schedule within the test's
+// limits (a wall-clock budget of at least minRerecord). gosct confirm then
+// uses that trace. The bug keeps its own trace in the report.
 
 // rerecorded is what exploring a test again in fresh processes gave for
 // one bug: the trace to confirm, or why there is none.
@@ -78,20 +82,40 @@ func (r *runner) rerecord(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 	lim := r.limits
 	lim.KeepGoing = false
 	if lim.Schedules <= 0 {
-		lim.Schedules = b.Schedule
+		lim.Schedules = strategies.DefaultSchedules
+	}
+	if lim.Budget > 0 && lim.Budget < minRerecord {
+		// A budget sized for schedules in one process buys a handful
+		// of processes.
+		lim.Budget = minRerecord
 	}
 	start := time.Now()
 	var prog wire.Progress
-	found, at := "", 0
+	found, at, alone := "", 0, false
+	match := func(e wire.Event) {
+		if e.Event == "bug" && found == "" && sameBug(b, e) && e.Trace != "" && !unrecorded(e.Trace) {
+			found, at = e.Trace, e.Schedule
+		}
+	}
+	if b.Schedule > 1 {
+		// First the schedule that found it, alone: a strategy whose
+		// schedules are numbered (random, pct, the portfolio) seeks
+		// to it as a part of a divided search does (--shard), a part
+		// of one schedule. Another strategy reports an error, and the
+		// search below starts from the first.
+		one := c
+		one.State = filepath.Join(dir, "state-seek")
+		one.Shard, one.Shards, one.Total = b.Schedule, b.Schedule, b.Schedule
+		r.runProcess(i, pkg, bin, one, testPattern(test, r.run), match)
+		alone = found != ""
+	}
 	for !lim.Done(prog) && r.ctx.Err() == nil && found == "" {
 		var got *wire.Event
 		res := r.runProcess(i, pkg, bin, c, testPattern(test, r.run), func(e wire.Event) {
-			switch {
-			case e.Event == "test":
+			if e.Event == "test" {
 				got = &e
-			case e.Event == "bug" && found == "" && sameBug(b, e) && e.Trace != "" && !unrecorded(e.Trace):
-				found, at = e.Trace, e.Schedule
 			}
+			match(e)
 		})
 		if found != "" || res == nil || got == nil {
 			break // found, or the process could not run or ended early
@@ -105,14 +129,26 @@ func (r *runner) rerecord(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 	}
 	what := fmt.Sprintf("gosct explored %s again with every schedule in a fresh process (--per-process)", test)
 	if found == "" {
-		return rerecorded{failed: true, note: fmt.Sprintf("%s: %d schedules in %s did not find it again", what, prog.Schedules, time.Since(start).Round(100*time.Millisecond))}
+		seek := ""
+		if b.Schedule > 1 {
+			seek = fmt.Sprintf("its schedule %d alone, then ", b.Schedule)
+		}
+		return rerecorded{failed: true, note: fmt.Sprintf("%s: %s%d schedules from the first, in %s, did not find it again", what, seek, prog.Schedules, time.Since(start).Round(100*time.Millisecond))}
 	}
 	keep := strings.TrimSuffix(b.Trace, ".json") + "-per-process.json"
 	if err := copyFile(found, keep); err != nil {
 		return rerecorded{failed: true, note: what + ": " + err.Error()}
 	}
-	return rerecorded{trace: keep, note: fmt.Sprintf("%s, found it again at schedule %d, and confirmed that trace: %s (the bug's own trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again in the process that found it)", what, at, keep)}
+	how := fmt.Sprintf("found it again at schedule %d of a search from the first", at)
+	if alone {
+		how = fmt.Sprintf("found it again at schedule %d, run alone", at)
+	}
+	return rerecorded{trace: keep, note: fmt.Sprintf("%s, %s, and confirmed that trace: %s (the bug's own trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again in the process that found it)", what, how, keep)}
 }
+
+// minRerecord is the least wall-clock budget of rerecord's search: every
+// schedule there starts a process.
+const minRerecord = 30 * time.Second
 
 // copyFile copies the file from to to.
 func copyFile(from, to string) error {

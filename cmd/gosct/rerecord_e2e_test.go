@@ -8,44 +8,67 @@ import (
 )
 
 // TestE2EConfirmRerecords: a bug whose report changes package-level state
-// (onceper: it fails once per process) does not come back when gosct runs
-// its schedule again in the process that found it, so its trace lacks
-// which goroutines could run at each decision, which gosct confirm needs;
-// it does come back in a fresh process (the replay that confirms every
-// bug). gosct test --confirm explores the test again with a process per
-// schedule, finds the bug again with its details, and confirms that
-// trace under go test.
+// (onceper: each test fails once per process) does not come back when
+// gosct runs its schedule again in the process that found it, so its
+// trace lacks which goroutines could run at each decision, which gosct
+// confirm needs; it does come back in a fresh process (the replay that
+// confirms every bug). gosct test --confirm explores the test again with
+// a process per schedule, finds the bug again with its details, and
+// confirms that trace under go test: with the portfolio, whose
+// schedules are numbered, the schedule that found it run alone (the
+// strategy seeks to it); with dpor, which cannot seek, a search from the
+// first schedule.
 func TestE2EConfirmRerecords(t *testing.T) {
+	for _, c := range []struct{ strategy, how string }{
+		{"portfolio", "run alone"},
+		{"dpor", "of a search from the first"},
+	} {
+		t.Run(c.strategy, func(t *testing.T) { testConfirmRerecords(t, c.strategy, c.how) })
+	}
+}
+
+func testConfirmRerecords(t *testing.T, strategy, how string) {
 	traces := t.TempDir()
-	r := runGosct(t, fixtureDir(t), "test", "--json", "--confirm", "--seed", "1", "--trace-dir", traces, "./onceper")
+	r := runGosct(t, fixtureDir(t), "test", "--json", "--confirm", "--seed", "1", "--strategy", strategy, "--trace-dir", traces, "./onceper")
 	bugs := bugEvents(t, r)
-	if r.code != exitBug || len(bugs) != 1 || bugs[0]["replayed"] != true {
-		t.Fatalf("want one bug, confirmed by its fresh replay:\n%s", r)
+	if r.code != exitBug || len(bugs) != 2 {
+		t.Fatalf("want two bugs:\n%s", r)
 	}
-	b := bugs[0]
-	own, err := replay.Read(b["trace"].(string))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !own.Uncontrolled || !unrecorded(b["trace"].(string)) {
-		t.Fatalf("the bug's own trace records the goroutines that could run: the fixture no longer shows the case:\n%s", r)
-	}
-	conf, _ := b["confirm"].(map[string]any)
-	if conf == nil || conf["confirmed"] != true || conf["same"].(float64) < 1 {
-		t.Fatalf("not confirmed under go test: %v\n%s", conf, r)
-	}
-	again, _ := conf["trace"].(string)
-	if again == "" || again == b["trace"] || !strings.HasSuffix(again, "-per-process.json") || unrecorded(again) {
-		t.Fatalf("confirmed trace %q, want one recorded again in fresh processes, with the goroutines that could run", again)
-	}
-	if tr, err := replay.Read(again); err != nil || tr.Bug == nil || tr.Bug.Kind != "failure" || tr.Test != "TestLookFirst" {
-		t.Fatalf("trace %s: %v, %+v", again, err, tr)
-	}
-	notes, _ := conf["notes"].([]any)
-	if len(notes) == 0 || !strings.Contains(notes[0].(string), "with every schedule in a fresh process") {
-		t.Errorf("no note says where the confirmed trace came from: %v", notes)
-	}
-	if !strings.Contains(conf["patch"].(string), "onceper") {
-		t.Errorf("patch %q", conf["patch"])
+	for _, b := range bugs {
+		test := b["test"].(string)
+		if b["replayed"] != true {
+			t.Errorf("%s: not confirmed by its fresh replay", test)
+		}
+		own, err := replay.Read(b["trace"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !own.Uncontrolled || !unrecorded(b["trace"].(string)) {
+			t.Fatalf("%s: the bug's own trace records the goroutines that could run: the fixture no longer shows the case:\n%s", test, r)
+		}
+		conf, _ := b["confirm"].(map[string]any)
+		if conf == nil || conf["confirmed"] != true || conf["same"].(float64) < 1 {
+			t.Fatalf("%s: not confirmed under go test: %v\n%s", test, conf, r)
+		}
+		again, _ := conf["trace"].(string)
+		if again == "" || again == b["trace"] || !strings.HasSuffix(again, "-per-process.json") || unrecorded(again) {
+			t.Fatalf("%s: confirmed trace %q, want one recorded again in fresh processes, with the goroutines that could run", test, again)
+		}
+		if tr, err := replay.Read(again); err != nil || tr.Bug == nil || tr.Bug.Kind != "failure" || tr.Test != test {
+			t.Fatalf("%s: trace %s: %v, %+v", test, again, err, tr)
+		}
+		notes, _ := conf["notes"].([]any)
+		if len(notes) == 0 || !strings.Contains(notes[0].(string), "with every schedule in a fresh process") {
+			t.Fatalf("%s: no note says where the confirmed trace came from: %v", test, notes)
+		}
+		if b["schedule"].(float64) < 2 {
+			t.Fatalf("%s: found at schedule 1: nothing to seek to, the fixture or the seed no longer shows the case", test)
+		}
+		if !strings.Contains(notes[0].(string), how) {
+			t.Errorf("%s, found at schedule %v: note %q, want %q", test, b["schedule"], notes[0], how)
+		}
+		if !strings.Contains(conf["patch"].(string), "onceper") {
+			t.Errorf("%s: patch %q", test, conf["patch"])
+		}
 	}
 }

@@ -7,12 +7,13 @@ package onceper
 
 import "sync"
 
-var warned bool
+var warned = map[string]bool{}
 
-// Warn reports whether this is the first warning of the process.
-func Warn() bool {
-	first := !warned
-	warned = true
+// Warn reports whether this is the first warning about what in the
+// process.
+func Warn(what string) bool {
+	first := !warned[what]
+	warned[what] = true
 	return first
 }
 
