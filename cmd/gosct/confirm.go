@@ -35,9 +35,13 @@ type confirmation struct {
 	uncontrolled bool
 }
 
-// confirmTries is how many fresh replays a bug whose schedule depended on
-// uncontrolled code gets: what that code did may differ from one process
-// to the next. A schedule gosct controlled entirely replays or not.
+// confirmTries is how many fresh replays a bug gets whose schedule
+// depended on uncontrolled code, or whose replay diverged: what that code
+// did, or what gosct did not control (the clock's readings around
+// uncontrolled code: go-co-op/gocron's monitor tests replay 3 times of 5),
+// may differ from one process to the next. A replay that diverged did
+// not run the schedule, so it says nothing of state carried between
+// schedules; one that ran the schedule to its end without the bug does.
 const confirmTries = 3
 
 // confirm replays bug b's trace in a fresh process of the package's test
@@ -66,15 +70,22 @@ func (r *runner) confirm(i int, pkg *rewrite.Package, bin string, b wire.Event) 
 			Trace: b.Trace, TraceDir: dir,
 		}
 		r.describePackage(i, pkg, &cfg)
+		diverged := false
 		r.runProcess(i, pkg, bin, cfg, exactRun(t.Test), func(e wire.Event) {
 			switch {
 			case e.Event == "bug" && e.Kind == b.Kind && e.Replayed:
 				c.replayed = true
-			case e.Event == "diverged" && c.diverged == "":
-				c.diverged = e.Message
+			case e.Event == "diverged":
+				diverged = true
+				if c.diverged == "" {
+					c.diverged = e.Message
+				}
 			}
 		})
 		os.RemoveAll(dir)
+		if diverged {
+			tries = confirmTries
+		}
 	}
 	return c
 }

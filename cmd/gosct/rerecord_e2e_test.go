@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,5 +72,30 @@ func testConfirmRerecords(t *testing.T, strategy, how string) {
 		if !strings.Contains(conf["patch"].(string), "onceper") {
 			t.Errorf("%s: patch %q", test, conf["patch"])
 		}
+	}
+}
+
+// TestE2EDivergedReplayIsTriedAgain: the fresh replay that confirms a bug
+// diverged (divergeonce's test takes another path in the second process
+// of the run, as a schedule that read what gosct does not control may):
+// a replay that did not follow the schedule says nothing of state carried
+// between schedules, so the bug gets its further replays, and the next
+// one confirms it: a bug, not a warning that it came from carried state.
+func TestE2EDivergedReplayIsTriedAgain(t *testing.T) {
+	count := filepath.Join(t.TempDir(), "count")
+	t.Setenv("DIVERGEONCE_COUNT", count)
+	r := runGosct(t, fixtureDir(t), "test", "--json", "--seed", "1", "--trace-dir", t.TempDir(), "./divergeonce")
+	bugs := bugEvents(t, r)
+	if r.code != exitBug || len(bugs) != 1 || bugs[0]["replayed"] != true {
+		t.Fatalf("want one bug, confirmed by a fresh replay:\n%s", r)
+	}
+	for _, l := range jsonLines(t, r.stdout) {
+		if m, _ := l["message"].(string); l["event"] == "warning" && strings.Contains(m, "state carried") {
+			t.Errorf("warned of carried state: %s", m)
+		}
+	}
+	data, err := os.ReadFile(count)
+	if err != nil || strings.TrimSpace(string(data)) != "3" {
+		t.Errorf("processes that ran the test: %q (%v), want 3: the exploration, the replay that diverged, the one that confirmed", data, err)
 	}
 }
