@@ -491,7 +491,7 @@ const summaryDelays = 10
 // is older than gosct confirm.
 func unrecordedReason(t *replay.Trace) string {
 	if t.Uncontrolled {
-		return "the trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again to record them (uncontrolled code, or state carried between the schedules of one process); find it again with --per-process, then confirm its new trace"
+		return "the trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again to record them (uncontrolled code, or state carried between the schedules of one process); gosct test --confirm finds such a bug again in fresh processes (--per-process) and confirms that trace; by hand, find it again with --per-process, then confirm its new trace"
 	}
 	return "the trace does not record which goroutines could run at each decision (written by an older gosct): find the bug again, then confirm its new trace"
 }
