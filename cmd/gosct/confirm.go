@@ -33,6 +33,9 @@ type confirmation struct {
 	onces []string
 	// uncontrolled: the trace depended on uncontrolled code.
 	uncontrolled bool
+	// replays counts the fresh replays run, followed those that ran the
+	// schedule to its end (without the bug, when not replayed).
+	replays, followed int
 }
 
 // confirmTries is how many fresh replays a bug gets whose schedule
@@ -83,8 +86,11 @@ func (r *runner) confirm(i int, pkg *rewrite.Package, bin string, b wire.Event) 
 			}
 		})
 		os.RemoveAll(dir)
+		c.replays++
 		if diverged {
 			tries = confirmTries
+		} else {
+			c.followed++
 		}
 	}
 	return c
@@ -107,11 +113,24 @@ func carriedWarning(b wire.Event, c confirmation) string {
 	}
 	msg := fmt.Sprintf("the %s found at schedule %d (%s) does not happen again when its trace is replayed in a fresh process: it came from state carried between the schedules of one process, not from the schedule",
 		b.Kind, b.Schedule, shortLine(b.Message))
+	if c.replays > 1 && c.followed == 0 {
+		// No replay ran the schedule: they do not show that the bug
+		// needs the process's state.
+		msg = fmt.Sprintf("the %s found at schedule %d (%s) was not seen again when its trace was replayed in a fresh process: all %d replays diverged from the schedule, which depends on something gosct does not control, or on state carried between the schedules of one process",
+			b.Kind, b.Schedule, shortLine(b.Message), c.replays)
+	}
 	if len(why) > 0 {
 		msg += " (" + strings.Join(why, "; ") + ")"
 	}
 	if c.diverged != "" {
-		msg += "; the replay " + strings.TrimPrefix(c.diverged, b.Test+": ")
+		first := "the replay "
+		if c.replays > 1 {
+			first = "the first replay "
+		}
+		msg += "; " + first + strings.TrimPrefix(c.diverged, b.Test+": ")
+	}
+	if c.replays > 1 && c.followed == 0 {
+		return msg + "; not reported as a bug"
 	}
 	msg += "; not reported as a bug (go test -count=2 -run '^" + b.Test + "$' shows the same)"
 	return msg

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/replay"
 )
 
@@ -97,5 +98,21 @@ func TestE2EDivergedReplayIsTriedAgain(t *testing.T) {
 	data, err := os.ReadFile(count)
 	if err != nil || strings.TrimSpace(string(data)) != "3" {
 		t.Errorf("processes that ran the test: %q (%v), want 3: the exploration, the replay that diverged, the one that confirmed", data, err)
+	}
+}
+
+// TestCarriedWarningSaysWhatTheReplaysDid: a bug whose fresh replays all
+// diverged is not blamed on carried state alone (no replay ran its
+// schedule); one whose replay ran the schedule without it is.
+func TestCarriedWarningSaysWhatTheReplaysDid(t *testing.T) {
+	b := wire.Event{Test: "TestX", Kind: "failure", Schedule: 1, Message: "the test failed: x_test.go:3: boom"}
+	diverged := carriedWarning(b, confirmation{replays: 3, diverged: "TestX: diverged at step 5: expected goroutine 1"})
+	if !strings.Contains(diverged, "all 3 replays diverged from the schedule") || !strings.Contains(diverged, "the first replay diverged at step 5") ||
+		strings.Contains(diverged, "it came from state carried") || strings.Contains(diverged, "shows the same") {
+		t.Errorf("all replays diverged: %s", diverged)
+	}
+	ran := carriedWarning(b, confirmation{replays: 1, followed: 1})
+	if !strings.Contains(ran, "it came from state carried between the schedules of one process") || !strings.Contains(ran, "go test -count=2 -run '^TestX$' shows the same") {
+		t.Errorf("a replay ran the schedule without the bug: %s", ran)
 	}
 }
