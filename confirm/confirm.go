@@ -198,38 +198,26 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 
 	full := Plan(t, false)
 	plans, note := plansFor(full, Plan(t, true), maxHolds(c.opts.Timeout, c.opts.Sleep))
-	var best *try
-	for pi, holds := range plans {
-		hows := opts.Hows
-		if len(holds) == 0 {
-			hows = []How{Sleep} // nothing to hold: one run of the test as it is
+	attempt := func(ctx context.Context, holds []Hold, how How) *try {
+		tr := c.attempt(ctx, holds, how)
+		if auto && !longTried && x.kind != "deadlock" && tr.Same == 0 && 2*tr.timedOut() >= tr.Runs && tr.Runs > 0 && waitsForTimer(t, holds) {
+			// The bug comes after a timer the bound cut short: the
+			// same way again, bounded as go test bounds it (not for a
+			// deadlock: its runs end at the bound). Once: a second
+			// wait would be as long.
+			longTried = true
+			short := tr.Attempt
+			tr = c.attemptLong(ctx, holds, how)
+			tr.retried = &short
 		}
-		for _, how := range hows {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			tr := c.attempt(ctx, holds, how)
-			if auto && !longTried && x.kind != "deadlock" && tr.Same == 0 && 2*tr.timedOut() >= tr.Runs && tr.Runs > 0 && waitsForTimer(t, holds) {
-				// The bug comes after a timer the bound cut short:
-				// the same way again, bounded as go test bounds it
-				// (not for a deadlock: its runs end at the bound).
-				// Once: a second wait would be as long.
-				r.Tried = append(r.Tried, tr.Attempt)
-				longTried = true
-				tr = c.attemptLong(ctx, holds, how)
-			}
-			r.Tried = append(r.Tried, tr.Attempt)
-			if tr.Same > 0 && (best == nil || tr.Same*best.Runs > best.Same*tr.Runs) {
-				best = tr
-			}
-			if best != nil && 2*best.Same >= best.Runs {
-				break // reliable enough: the other ways cannot do much better
-			}
-		}
-		if best != nil && (note == "" || 2*best.Same >= best.Runs) {
-			break // a longer tail may do better than a weak one
-		}
-		_ = pi
+		return tr
+	}
+	// Past a long schedule's last holds (note), a weak confirmation goes
+	// on to the next plan: a longer tail may do better.
+	best, tried, interrupted, err := search(ctx, plans, opts.Hows, note != "", attempt)
+	r.Tried = tried
+	if err != nil {
+		return nil, err
 	}
 	if best == nil {
 		// Report the first plan's placement: what was tried.
@@ -262,6 +250,9 @@ func Confirm(ctx context.Context, t *replay.Trace, opts Options) (*Result, error
 		r.Notes = append(r.Notes, note)
 	}
 	r.Unprompted = len(best.holds) == 0
+	if interrupted {
+		r.Notes = append(r.Notes, "interrupted (the run was stopped) before every way was tried: the figures are those of the ways tried")
+	}
 	return r, nil
 }
 
@@ -336,6 +327,54 @@ func lateOrNil(late []Hold, with bool) []Hold {
 	return nil
 }
 
+// search tries the ways hows on each plan in turn (attempt builds and
+// runs one), and returns the best attempt that showed the bug, with every
+// attempt tried. It stops at the first plan with an attempt that showed
+// it, and within a plan at the first attempt that showed it in half its
+// runs or more. When ctx ends, the attempts finished stand (interrupted);
+// with none that showed the bug, the error is ctx's. weakGoesOn: a plan
+// whose best showed the bug in fewer than half its runs does not stop the
+// search.
+func search(ctx context.Context, plans [][]Hold, hows []How, weakGoesOn bool, attempt func(context.Context, []Hold, How) *try) (best *try, tried []Attempt, interrupted bool, err error) {
+	for _, holds := range plans {
+		ways := hows
+		if len(holds) == 0 {
+			ways = []How{Sleep} // nothing to hold: one run of the test as it is
+		}
+		for _, how := range ways {
+			if ctx.Err() != nil {
+				if best == nil {
+					return nil, tried, false, ctx.Err()
+				}
+				// What the ways tried showed stands: the others
+				// could only do better.
+				return best, tried, true, nil
+			}
+			tr := attempt(ctx, holds, how)
+			if ctx.Err() != nil && tr.Runs == 0 {
+				continue // cut short: no runs to count
+			}
+			if tr.retried != nil {
+				tried = append(tried, *tr.retried)
+			}
+			tried = append(tried, tr.Attempt)
+			if tr.Same > 0 && (best == nil || tr.Same*best.Runs > best.Same*tr.Runs) {
+				best = tr
+			}
+			if best != nil && 2*best.Same >= best.Runs {
+				return best, tried, false, nil // reliable enough: the other ways cannot do much better
+			}
+		}
+		if best != nil && (!weakGoesOn || 2*best.Same >= best.Runs) {
+			return best, tried, false, nil
+		}
+	}
+	if best != nil {
+		return best, tried, false, nil
+	}
+	return nil, tried, false, ctx.Err()
+}
+
 func (o *Options) defaults() {
 	if o.Runs <= 0 {
 		o.Runs = 20
@@ -374,6 +413,9 @@ type try struct {
 	notes  []string
 	check  string
 	patch  string
+	// retried is the attempt this one made again, bounded longer
+	// (attemptLong).
+	retried *Attempt
 }
 
 // build places the holds in the way how.
@@ -687,7 +729,7 @@ const summaryDelays = 10
 // is older than gosct confirm.
 func unrecordedReason(t *replay.Trace) string {
 	if t.Uncontrolled {
-		return "the trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again to record them (uncontrolled code, or state carried between the schedules of one process); find it again with --per-process, then confirm its new trace"
+		return "the trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again to record them (uncontrolled code, or state carried between the schedules of one process); gosct test --confirm finds such a bug again in fresh processes (--per-process) and confirms that trace; by hand, find it again with --per-process, then confirm its new trace"
 	}
 	return "the trace does not record which goroutines could run at each decision (written by an older gosct): find the bug again, then confirm its new trace"
 }

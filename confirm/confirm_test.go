@@ -174,3 +174,72 @@ func TestConfirm(t *testing.T) {
 		t.Errorf("the fixed twin: tried %v, want 3 runs that passed", r.Tried)
 	}
 }
+
+// TestSearchKeepsWhatItFinished: a run stopped (gosct test under a bound
+// on the whole run) while a confirmation tries its ways keeps the ways it
+// finished: one that showed the bug in 3 of 20 runs stands, marked as
+// interrupted; the way cut short counts no runs; with nothing shown, the
+// error is the context's.
+func TestSearchKeepsWhatItFinished(t *testing.T) {
+	plans := [][]Hold{{{Why: "preempted"}}}
+	hows := []How{Sleep, Targeted, Handshake}
+	ctx, cancel := context.WithCancel(context.Background())
+	var asked []How
+	attempt := func(ctx context.Context, _ []Hold, how How) *try {
+		asked = append(asked, how)
+		if how == Targeted {
+			cancel() // stopped while its runs go on: none finish
+			return &try{Attempt: Attempt{How: how}}
+		}
+		return &try{Attempt: Attempt{How: how, Holds: 1, Same: 3, Runs: 20, Passed: 17}}
+	}
+	best, tried, interrupted, err := search(ctx, plans, hows, false, attempt)
+	if err != nil || best == nil || best.How != Sleep || best.Same != 3 || !interrupted {
+		t.Fatalf("best %+v, interrupted %v, err %v; want sleep's 3 of 20, interrupted", best, interrupted, err)
+	}
+	if len(tried) != 1 || len(asked) != 2 {
+		t.Errorf("tried %v (asked %v): want sleep counted, targeted cut short and not counted, handshake not started", tried, asked)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	none := func(ctx context.Context, _ []Hold, how How) *try {
+		cancel()
+		return &try{Attempt: Attempt{How: how, Holds: 1, Runs: 20, Passed: 20}}
+	}
+	best, _, _, err = search(ctx, plans, hows, false, none)
+	if best != nil || err != context.Canceled {
+		t.Errorf("nothing shown, then stopped: best %+v, err %v; want the context's error", best, err)
+	}
+
+	// Not stopped: a way that shows it in half the runs ends the search.
+	all := func(ctx context.Context, _ []Hold, how How) *try {
+		return &try{Attempt: Attempt{How: how, Holds: 1, Same: 10, Runs: 20}}
+	}
+	best, tried, interrupted, err = search(context.Background(), plans, hows, false, all)
+	if err != nil || interrupted || best == nil || len(tried) != 1 {
+		t.Errorf("best %+v, tried %v, interrupted %v, err %v", best, tried, interrupted, err)
+	}
+}
+
+// TestSearchWeakGoesOn: past a long schedule's last holds, a plan whose
+// best shows the bug in few runs does not end the search, and a way tried
+// again with a longer bound lists the first try too.
+func TestSearchWeakGoesOn(t *testing.T) {
+	plans := [][]Hold{{{Why: "preempted", Decision: 9}}, {{Why: "preempted", Decision: 1}, {Why: "preempted", Decision: 9}}}
+	hows := []How{Sleep}
+	attempt := func(ctx context.Context, holds []Hold, how How) *try {
+		if len(holds) == 1 {
+			return &try{Attempt: Attempt{How: how, Holds: 1, Same: 2, Runs: 20}, holds: holds}
+		}
+		short := Attempt{How: how, Holds: 2, Runs: 20}
+		return &try{Attempt: Attempt{How: how, Holds: 2, Same: 15, Runs: 20, Timeout: goTestTimeout}, holds: holds, retried: &short}
+	}
+	best, tried, _, err := search(context.Background(), plans, hows, false, attempt)
+	if err != nil || best == nil || len(best.holds) != 1 || len(tried) != 1 {
+		t.Errorf("weak stops: best %+v, tried %v, err %v; want the first plan's 2 of 20", best, tried, err)
+	}
+	best, tried, _, err = search(context.Background(), plans, hows, true, attempt)
+	if err != nil || best == nil || len(best.holds) != 2 || best.Same != 15 || len(tried) != 3 {
+		t.Errorf("weak goes on: best %+v, tried %v, err %v; want the second plan's 15 of 20 after 3 attempts (its short one listed)", best, tried, err)
+	}
+}

@@ -33,11 +33,18 @@ type confirmation struct {
 	onces []string
 	// uncontrolled: the trace depended on uncontrolled code.
 	uncontrolled bool
+	// replays counts the fresh replays run, followed those that ran the
+	// schedule to its end (without the bug, when not replayed).
+	replays, followed int
 }
 
-// confirmTries is how many fresh replays a bug whose schedule depended on
-// uncontrolled code gets: what that code did may differ from one process
-// to the next. A schedule gosct controlled entirely replays or not.
+// confirmTries is how many fresh replays a bug gets whose schedule
+// depended on uncontrolled code, or whose replay diverged: what that code
+// did, or what gosct did not control (the clock's readings around
+// uncontrolled code: go-co-op/gocron's monitor tests replay 3 times of 5),
+// may differ from one process to the next. A replay that diverged did
+// not run the schedule, so it says nothing of state carried between
+// schedules; one that ran the schedule to its end without the bug does.
 const confirmTries = 3
 
 // confirm replays bug b's trace in a fresh process of the package's test
@@ -66,15 +73,25 @@ func (r *runner) confirm(i int, pkg *rewrite.Package, bin string, b wire.Event) 
 			Trace: b.Trace, TraceDir: dir,
 		}
 		r.describePackage(i, pkg, &cfg)
+		diverged := false
 		r.runProcess(i, pkg, bin, cfg, exactRun(t.Test), func(e wire.Event) {
 			switch {
 			case e.Event == "bug" && e.Kind == b.Kind && e.Replayed:
 				c.replayed = true
-			case e.Event == "diverged" && c.diverged == "":
-				c.diverged = e.Message
+			case e.Event == "diverged":
+				diverged = true
+				if c.diverged == "" {
+					c.diverged = e.Message
+				}
 			}
 		})
 		os.RemoveAll(dir)
+		c.replays++
+		if diverged {
+			tries = confirmTries
+		} else {
+			c.followed++
+		}
 	}
 	return c
 }
@@ -96,11 +113,24 @@ func carriedWarning(b wire.Event, c confirmation) string {
 	}
 	msg := fmt.Sprintf("the %s found at schedule %d (%s) does not happen again when its trace is replayed in a fresh process: it came from state carried between the schedules of one process, not from the schedule",
 		b.Kind, b.Schedule, shortLine(b.Message))
+	if c.replays > 1 && c.followed == 0 {
+		// No replay ran the schedule: they do not show that the bug
+		// needs the process's state.
+		msg = fmt.Sprintf("the %s found at schedule %d (%s) was not seen again when its trace was replayed in a fresh process: all %d replays diverged from the schedule, which depends on something gosct does not control, or on state carried between the schedules of one process",
+			b.Kind, b.Schedule, shortLine(b.Message), c.replays)
+	}
 	if len(why) > 0 {
 		msg += " (" + strings.Join(why, "; ") + ")"
 	}
 	if c.diverged != "" {
-		msg += "; the replay " + strings.TrimPrefix(c.diverged, b.Test+": ")
+		first := "the replay "
+		if c.replays > 1 {
+			first = "the first replay "
+		}
+		msg += "; " + first + strings.TrimPrefix(c.diverged, b.Test+": ")
+	}
+	if c.replays > 1 && c.followed == 0 {
+		return msg + "; not reported as a bug"
 	}
 	msg += "; not reported as a bug (go test -count=2 -run '^" + b.Test + "$' shows the same)"
 	return msg

@@ -294,6 +294,10 @@ type jsonConfirm struct {
 	Notes      []string `json:"notes,omitempty"`
 	// TimeoutS is each run's go test -timeout, in seconds.
 	TimeoutS float64 `json:"timeout_s,omitempty"`
+	// Trace, with gosct test --confirm, is the trace confirmed when it
+	// is not the bug's: one recorded again in fresh processes
+	// (rerecord.go).
+	Trace string `json:"trace,omitempty"`
 }
 
 func confirmJSON(t *replay.Trace, res *confirm.Result, cwd string) jsonConfirm {
@@ -322,10 +326,14 @@ type confirming struct {
 	done map[string]*jsonConfirm
 	// bounds: a test with several bugs is measured once.
 	bounds confirm.Bounds
+	// rerec holds, by the bug's trace, the trace recorded again in fresh
+	// processes for a bug whose trace lacks what gosct confirm needs
+	// (rerecord.go).
+	rerec map[string]rerecorded
 }
 
 func newConfirming(gt *goTestFlags) *confirming {
-	c := &confirming{done: map[string]*jsonConfirm{}}
+	c := &confirming{done: map[string]*jsonConfirm{}, rerec: map[string]rerecorded{}}
 	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
 	addConfirmFlags(fs, &c.o) // the defaults
 	c.o.gotest = *gt
@@ -339,30 +347,59 @@ func (r *runner) confirmBug(e wire.Event) *jsonConfirm {
 	if c == nil || e.Trace == "" {
 		return nil
 	}
-	key := e.Package + "\x00" + e.Key
-	if e.Key == "" {
-		key += e.Kind + "\x00" + e.Test + "\x00" + firstLine(e.Message)
-	}
+	key := confirmKey(e)
 	if j, ok := c.done[key]; ok {
 		return j
 	}
-	t, err := replay.Read(e.Trace)
+	path := e.Trace
+	rr, again := c.rerec[e.Trace]
+	if again && rr.failed && r.ctx.Err() == nil {
+		j := jsonConfirm{Summary: "not confirmed: the trace does not record which goroutines could run at each decision: the bug did not come back when gosct ran its schedule again to record them, in the process that found it (uncontrolled code, or state carried between the schedules of one process); " + rr.note}
+		c.done[key] = &j
+		return &j
+	}
+	if again && !rr.failed {
+		path = rr.trace
+	}
+	t, err := replay.Read(path)
 	var j jsonConfirm
 	if err == nil {
 		var lay confirm.Layout
-		lay, err = traceLayout(t, e.Trace, r.rep.cwd)
+		lay, err = traceLayout(t, path, r.rep.cwd)
 		if err == nil {
 			var res *confirm.Result
 			res, err = runConfirm(r.ctx, t, lay, &c.o, &c.bounds, func(string) {})
 			if err == nil {
 				j = confirmJSON(t, res, r.rep.cwd)
 				j.Event, j.Test, j.Kind = "", "", ""
+				if again && !rr.failed {
+					j.Trace = rr.trace
+					j.Notes = append([]string{rr.note}, j.Notes...)
+				}
 			}
 		}
 	}
-	if err != nil {
+	switch {
+	case r.ctx.Err() != nil && !j.Confirmed:
+		j = jsonConfirm{Summary: "not confirmed: gosct test was interrupted (an interrupt, or a bound on the whole run) before go test had run the test with its delays: gosct confirm " + e.Trace + " confirms it on its own"}
+	case err != nil:
 		j = jsonConfirm{Summary: "not confirmed: " + err.Error()}
 	}
 	c.done[key] = &j
 	return &j
+}
+
+// confirmKey is what tells two bugs apart for confirming each once.
+func confirmKey(e wire.Event) string {
+	key := e.Package + "\x00" + e.Key
+	if e.Key == "" {
+		key += e.Kind + "\x00" + e.Test + "\x00" + firstLine(e.Message)
+	}
+	return key
+}
+
+// needs reports whether bug e is still to be confirmed.
+func (c *confirming) needs(e wire.Event) bool {
+	_, done := c.done[confirmKey(e)]
+	return e.Trace != "" && !done
 }

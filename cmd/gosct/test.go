@@ -410,6 +410,9 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 				if !r.confirmed(i, pkg, bin, &e, &unconfirmed) {
 					return
 				}
+				if e.Event == "bug" && e.Replayed && r.confirming != nil && r.confirming.needs(e) && unrecorded(e.Trace) {
+					r.confirming.rerec[e.Trace] = r.rerecord(i, pkg, bin, cfg, e)
+				}
 			}
 			r.event(pkg.ImportPath, e, regression)
 		},
