@@ -150,11 +150,12 @@ func (r *runner) rerecord(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 // schedule there starts a process.
 const minRerecord = 30 * time.Second
 
-// copyFile copies the file from to to.
+// copyFile copies the file from to to, atomically: a run stopped while
+// it writes leaves no half trace.
 func copyFile(from, to string) error {
 	data, err := os.ReadFile(from)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, data, 0o644)
+	return writeFileAtomic(to, data)
 }
