@@ -21,19 +21,7 @@ import (
 // with its package moved to dir.
 func abbaTrace(t *testing.T, dir string) (*replay.Trace, Layout) {
 	t.Helper()
-	data, err := os.ReadFile("testdata/abba.trace.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tr replay.Trace
-	if err := json.Unmarshal([]byte(strings.ReplaceAll(string(data), "TESTDATA", abs)), &tr); err != nil {
-		t.Fatal(err)
-	}
-	return &tr, Layout{Package: tr.Package, Dir: abs, Module: tr.Module, Root: abs}
+	return traceAt(t, "abba", dir)
 }
 
 func TestPlanFindsThePreemption(t *testing.T) {

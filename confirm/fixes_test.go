@@ -17,11 +17,18 @@ import (
 // the fixture testdata/NAME, with its package moved to where it is.
 func fixtureTrace(t *testing.T, name string) (*replay.Trace, Layout) {
 	t.Helper()
+	return traceAt(t, name, filepath.Join("testdata", name))
+}
+
+// traceAt reads testdata/NAME.trace.json with its package moved to dir
+// (its fixture, or a twin of it).
+func traceAt(t *testing.T, name, dir string) (*replay.Trace, Layout) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name+".trace.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs(filepath.Join("testdata", name))
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package confirm
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"slices"
 	"testing"
 	"time"
@@ -60,12 +59,7 @@ func TestShrink(t *testing.T) {
 // back holds fewer, the needed one among them, and still fails the same
 // way.
 func TestReduce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs go test")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command")
-	}
+	needGo(t)
 	tr, lay := abbaTrace(t, "testdata/abba")
 	x, err := expectation(tr)
 	if err != nil {
