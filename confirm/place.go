@@ -91,6 +91,7 @@ const (
 	before insertion = iota
 	afterDefer
 	loopEnd
+	afterStmt // after the statement: a goroutine held once its last operation is done
 )
 
 // files caches the parsed files.
@@ -132,7 +133,13 @@ func (fs *files) locate(l Layout, p Place) (site, error) {
 		if path == "" {
 			continue
 		}
-		s, err := fs.at(path, fr.Line, p.N, k == 0)
+		var s site
+		var err error
+		if p.After {
+			s, err = fs.after(path, fr.Line)
+		} else {
+			s, err = fs.at(path, fr.Line, p.N, k == 0)
+		}
 		if err != nil {
 			return site{}, err
 		}
@@ -149,9 +156,66 @@ func (fs *files) locate(l Layout, p Place) (site, error) {
 // the goroutine there; own: the line is the operation's own (not a call
 // into a dependency), where a deferred call and a loop header count.
 func (fs *files) at(path string, line, n int, own bool) (site, error) {
-	f, src, err := fs.parse(path)
+	f, src, stmt, err := fs.stmtAt(path, line)
 	if err != nil {
 		return site{}, err
+	}
+	tf := fs.fset.File(f.Pos())
+	s := site{file: path, line: line, pkg: f.Name.Name, where: before}
+	if own {
+		switch st := stmt.(type) {
+		case *ast.DeferStmt:
+			s.where = afterDefer
+		case *ast.ForStmt:
+			if n > 0 && line < tf.Line(st.Body.Lbrace) || n > 0 && line == tf.Line(st.Pos()) {
+				s.where, s.nShift = loopEnd, 1
+			}
+		case *ast.RangeStmt:
+			if n > 0 && line <= tf.Line(st.Body.Lbrace) {
+				s.where, s.nShift = loopEnd, 1
+			}
+		}
+	}
+	return fs.finish(s, tf, src, stmt), nil
+}
+
+// after places a call right after the statement of path's line: where a
+// goroutine that never runs again in the schedule (its last operation
+// there, then others ran to the bug) is held, before it goes on.
+// Nothing goes after a statement that ends its block's flow (a return, a
+// panic: the function would lack its terminating statement).
+func (fs *files) after(path string, line int) (site, error) {
+	f, src, stmt, err := fs.stmtAt(path, line)
+	if err != nil {
+		return site{}, err
+	}
+	if terminates(stmt) {
+		return site{}, fmt.Errorf("%s:%d ends its block: nothing can go after it", filepath.Base(path), line)
+	}
+	tf := fs.fset.File(f.Pos())
+	return fs.finish(site{file: path, line: line, pkg: f.Name.Name, where: afterStmt}, tf, src, stmt), nil
+}
+
+// terminates reports whether st ends the flow of its block.
+func terminates(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if c, ok := st.X.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stmtAt is the statement a hold of path's line goes by, in its file.
+func (fs *files) stmtAt(path string, line int) (*ast.File, []byte, ast.Stmt, error) {
+	f, src, err := fs.parse(path)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	tf := fs.fset.File(f.Pos())
 	// The statements holding line, outer first, each with the number of
@@ -205,7 +269,7 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 		return true
 	})
 	if len(cands) == 0 {
-		return site{}, fmt.Errorf("%s:%d is in no statement", filepath.Base(path), line)
+		return nil, nil, nil, fmt.Errorf("%s:%d is in no statement", filepath.Base(path), line)
 	}
 	// The innermost statement, unless the line starts a statement around
 	// it in the same function: the first of those (on "for ...; op(); ...
@@ -219,27 +283,16 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 			break
 		}
 	}
-	s := site{file: path, line: line, pkg: f.Name.Name, where: before}
-	stmt := best.st
-	if own {
-		switch st := stmt.(type) {
-		case *ast.DeferStmt:
-			s.where = afterDefer
-		case *ast.ForStmt:
-			if n > 0 && line < tf.Line(st.Body.Lbrace) || n > 0 && line == tf.Line(st.Pos()) {
-				s.where, s.nShift = loopEnd, 1
-			}
-		case *ast.RangeStmt:
-			if n > 0 && line <= tf.Line(st.Body.Lbrace) {
-				s.where, s.nShift = loopEnd, 1
-			}
-		}
-	}
+	return f, src, best.st, nil
+}
+
+// finish computes where s's call goes in the file, by stmt.
+func (fs *files) finish(s site, tf *token.File, src []byte, stmt ast.Stmt) site {
 	switch s.where {
 	case before:
 		s.off = tf.Offset(stmt.Pos())
 		s.line = tf.Line(stmt.Pos())
-	case afterDefer:
+	case afterDefer, afterStmt:
 		s.off = tf.Offset(stmt.End())
 		s.line = tf.Line(stmt.End())
 	case loopEnd:
@@ -266,7 +319,7 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 		if s.ownLine {
 			s.off = ls
 		}
-	case afterDefer:
+	case afterDefer, afterStmt:
 		le := lineEnd(src, s.off)
 		rest := string(src[s.off:le])
 		s.ownLine = strings.TrimSpace(rest) == "" || strings.HasPrefix(strings.TrimSpace(rest), "//")
@@ -279,7 +332,7 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 			}
 		}
 	}
-	return s, nil
+	return s
 }
 
 // code is the text inserted at s to make call there: deferred after a

@@ -59,6 +59,10 @@ type Place struct {
 	// pass its lines, and the hold is for the Nth of them to arrive, not
 	// for the first.
 	Nth int
+	// After: the goroutine is held right after this operation's
+	// statement, not before it: it had done it, and never ran again in
+	// the schedule (others ran on to the bug).
+	After bool
 }
 
 // Pos is the position of the place's operation, "" when unknown.
@@ -121,7 +125,12 @@ func Plan(t *replay.Trace, lateStarts bool) []Hold {
 		}
 		at, ok := s.next(def, i)
 		if !ok {
-			continue
+			// It never runs again: held after what it did last (the
+			// sender of a message its receiver acts on at once, up
+			// to the bug, while Go would run the sender on).
+			if at, ok = s.last(def, i); !ok {
+				continue
+			}
 		}
 		h.At = at
 		h.Until = s.until(def, i)
@@ -241,6 +250,28 @@ func (s *sched) next(g, i int) (Place, bool) {
 			continue
 		}
 		return s.place(k), true
+	}
+	return Place{}, false
+}
+
+// last is where goroutine g stands after decision i when it takes no
+// step after it: right after its last operation (After).
+func (s *sched) last(g, i int) (Place, bool) {
+	ks := s.byG[g]
+	for j := len(ks) - 1; j >= 0; j-- {
+		st := s.t.Steps[ks[j]]
+		if st.Decision > i+1 {
+			return Place{}, false // it has a later step: next's case
+		}
+		if st.Blocked != "" || st.Op == "exit" {
+			return Place{}, false // blocked, or done: nothing to hold
+		}
+		if st.Op == "start" || st.Stack == 0 {
+			continue
+		}
+		p := s.place(ks[j])
+		p.After = true
+		return p, true
 	}
 	return Place{}, false
 }

@@ -232,7 +232,11 @@ func printConfirm(w io.Writer, t *replay.Trace, res *confirm.Result, cwd string)
 		fmt.Fprintf(w, "    the same way: %s\n", res.Expected)
 	}
 	for _, h := range res.Holds {
-		line := fmt.Sprintf("    G%d %s at decision %d, at %s", h.At.G, h.Why, h.Decision, h.At.Pos())
+		at := "at"
+		if h.At.After {
+			at = "after" // it never ran again in the schedule
+		}
+		line := fmt.Sprintf("    G%d %s at decision %d, %s %s", h.At.G, h.Why, h.Decision, at, h.At.Pos())
 		if h.Until != nil {
 			line += fmt.Sprintf(", until G%d reaches %s", h.Until.G, h.Until.Pos())
 		}
