@@ -54,8 +54,8 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 	e.mu.Unlock()
 	parent := t
 	ok := t.Run(name, func(t *testing.T) {
-		defer dropLatePanic(e, t)
 		e2, child := e, (*goroutine)(nil)
+		defer dropLatePanic(&e2, t)
 		e.mu.Lock()
 		if e.over || e.aborting || !me.runReserved || !me.runPending || e.cur.Load() != me {
 			// The reservation was given up: join as any goroutine
@@ -170,10 +170,16 @@ func (s *subtests) arrived(g *goroutine) {
 // when it ended, so the panic is dropped, as a goroutine started by Go
 // drops one (exit), with a line on stderr. The goroutine is then parked
 // for good: returning, or runtime.Goexit, would have testing fail the
-// completed parent again, which panics again.
+// completed parent again, which panics again. *ep is the execution the
+// subtest belongs to (another than its parent's when it joined the one
+// current when it arrived): a panic while that one runs is its to judge.
 //
 //go:norace
-func dropLatePanic(e *execution, t *testing.T) {
+func dropLatePanic(ep **execution, t *testing.T) {
+	e := *ep
+	if e == nil {
+		return // not under gosct's control: as testing does
+	}
 	e.mu.Lock()
 	over := e.over
 	e.mu.Unlock()
