@@ -36,10 +36,11 @@ func TestPlanHoldsAfterTheLastStep(t *testing.T) {
 // TestAfterPlacesPastTheStatement: the hold of a goroutine that never ran
 // again goes on the line after its statement, and nowhere after one that
 // ends its block (a return would leave the function without its
-// terminating statement).
+// terminating statement) or whose header did the operation (its end is
+// after its body).
 func TestAfterPlacesPastTheStatement(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.go")
-	src := "package p\n\nfunc f(ch chan int) int {\n\tch <- 1\n\tx := 2\n\treturn x\n}\n"
+	src := "package p\n\nfunc f(ch chan int) int {\n\tch <- 1\n\tx := 2\n\tif <-ch > 0 {\n\t\tx++\n\t}\n\treturn x\n}\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,10 @@ func TestAfterPlacesPastTheStatement(t *testing.T) {
 	if s.code("hold()") != "hold()" {
 		t.Errorf("code %q", s.code("hold()"))
 	}
-	if _, err := fs.after(path, 6); err == nil {
+	if _, err := fs.after(path, 9); err == nil {
 		t.Errorf("a hold was placed after the return")
+	}
+	if _, err := fs.after(path, 6); err == nil {
+		t.Errorf("a hold was placed after the if whose condition received: after its body")
 	}
 }

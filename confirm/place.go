@@ -183,7 +183,10 @@ func (fs *files) at(path string, line, n int, own bool) (site, error) {
 // goroutine that never runs again in the schedule (its last operation
 // there, then others ran to the bug) is held, before it goes on.
 // Nothing goes after a statement that ends its block's flow (a return, a
-// panic: the function would lack its terminating statement).
+// panic: the function would lack its terminating statement), nor after
+// one whose header held the operation (an if's condition, a loop's
+// header, a select): its end comes after its body, not after the
+// operation.
 func (fs *files) after(path string, line int) (site, error) {
 	f, src, stmt, err := fs.stmtAt(path, line)
 	if err != nil {
@@ -191,6 +194,10 @@ func (fs *files) after(path string, line int) (site, error) {
 	}
 	if terminates(stmt) {
 		return site{}, fmt.Errorf("%s:%d ends its block: nothing can go after it", filepath.Base(path), line)
+	}
+	switch stmt.(type) {
+	case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
+		return site{}, fmt.Errorf("%s:%d heads a compound statement: a hold after it would come after its body", filepath.Base(path), line)
 	}
 	tf := fs.fset.File(f.Pos())
 	return fs.finish(site{file: path, line: line, pkg: f.Name.Name, where: afterStmt}, tf, src, stmt), nil
