@@ -91,15 +91,20 @@ func Parallel(t *testing.T) {
 
 // releaseParallel runs, as testing does when a test's function has
 // returned, the parallel subtests of t, and waits for them; mu is the
-// execution's lock. ended is false when the function panicked: Go does not
-// run them then.
+// execution's lock. ended is whether the function returned; one that
+// stopped in t.FailNow or t.SkipNow (t then failed or skipped) ended too,
+// one that panicked did not: Go does not run them then.
 //
 //go:norace
 func (s *subtests) releaseParallel(mu *rtMutex, t *testing.T, ended bool) {
 	mu.Lock()
 	g := s.parallel.get(t)
 	mu.Unlock()
-	if g == nil || !ended {
+	// t.Failed only when t has parallel subtests: under -race it checks
+	// for races, and fails t on one, which in a subtest left running by
+	// an ended schedule panics inside testing's lock (a fatal error, not
+	// a panic dropLatePanic could drop).
+	if g == nil || !ended && !t.Failed() && !t.Skipped() {
 		return
 	}
 	Close(g.barrier)

@@ -96,7 +96,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		e.subtests.arrived(me)
 		e.mu.Unlock()
 		ended := false
-		defer func() { e.subtests.releaseParallel(&e.mu, t, ended || t.Failed() || t.Skipped()) }()
+		defer func() { e.subtests.releaseParallel(&e.mu, t, ended) }()
 		callTest(f, t)
 		ended = true
 	})
