@@ -402,7 +402,9 @@ func (d *DPOR) choose(p *Point, en []int, yielder int) (int, int) {
 		lv := &d.levels[d.pos]
 		if lv.Kind == Goroutine && slices.Contains(en, lv.Chosen) {
 			lv.N, lv.Cur, lv.Free, lv.Cost = len(en), p.Current, free, d.cost
-			lv.Enabled = append(lv.Enabled[:0], en...)
+			if !slices.Equal(lv.Enabled, en) {
+				lv.Enabled = slices.Clone(en) // (it may be shared)
+			}
 			lv.Sleep = d.sleepIDs(lv.Sleep[:0])
 			d.addDone(p, lv)
 			if d.states {
@@ -439,7 +441,7 @@ func (d *DPOR) choose(p *Point, en []int, yielder int) (int, int) {
 		return d.firstOf(p.Current, en, nil), -1
 	}
 	d.levels = append(d.levels, dlevel{Kind: Goroutine, N: len(en), Chosen: c, Cur: p.Current,
-		Free: free, Cost: d.cost, Enabled: slices.Clone(en), Backtrack: []int{c}, Sleep: d.sleepIDs(nil)})
+		Free: free, Cost: d.cost, Enabled: d.enabledCopy(en), Backtrack: []int{c}, Sleep: d.sleepIDs(nil)})
 	if d.states {
 		for len(d.lst) < d.pos {
 			d.lst = append(d.lst, lvState{})
@@ -451,6 +453,17 @@ func (d *DPOR) choose(p *Point, en []int, yielder int) (int, int) {
 		d.maxDepth = d.pos
 	}
 	return c, d.pos - 1
+}
+
+// enabledCopy returns en, for a new level, sharing the previous level's
+// slice when it is the same set in the same order: with a thousand
+// goroutines alive, a copy per level was most of what dpor allocated.
+// Levels' Enabled slices are therefore never written to.
+func (d *DPOR) enabledCopy(en []int) []int {
+	if n := len(d.levels); n > 0 && slices.Equal(d.levels[n-1].Enabled, en) {
+		return d.levels[n-1].Enabled
+	}
+	return slices.Clone(en)
 }
 
 // firstOf returns the first goroutine of en in Maple's order from cur

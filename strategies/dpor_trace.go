@@ -78,10 +78,15 @@ func (t *trace) event(i int) Event {
 // analysis is the happens-before relation of a trace, computed once the
 // execution has ended, and the races it contains.
 type analysis struct {
-	t     *trace
-	n     int        // steps analysed: those of the search
-	clk   []uint32   // vector clocks of the steps, concatenated
-	off   []int32    // clock of step i: clk[off[i]:off[i+1]]
+	t *trace
+	n int // steps analysed: those of the search
+	// snap[i] is the clock of step i but for its goroutine's own entry,
+	// which is local[i]: a step shares the clock stored for its
+	// goroutine's previous step unless it learnt of another goroutine's
+	// step (clockStore). With hundreds of goroutines, a step's clock has
+	// hundreds of entries, and most steps learn nothing.
+	snap  [][]uint32
+	store clockStore
 	local []uint32   // local[i]: index (1-based) of step i among its goroutine's
 	base  [][]uint32 // by slot, as gLast
 	gLast []int32
@@ -106,6 +111,9 @@ type analysis struct {
 	byStep   []int32
 	prev     []uint32
 	seen     []bool
+	// verify, in tests, is given each step's full clock once it is
+	// analysed (the clock snap[i] stands for).
+	verify func(j int, clock []uint32)
 }
 
 // objHist is what a word of memory or a synchronization object remembers:
@@ -134,8 +142,11 @@ func (ev *Event) huge() bool {
 
 // hb reports whether step a happens before step b (a != b).
 func (an *analysis) hb(a, b int) bool {
+	if an.t.steps[a].g == an.t.steps[b].g {
+		return a < b // program order; snap[b]'s own entry may be stale
+	}
 	g := slot(int(an.t.steps[a].g))
-	c := an.clk[an.off[b]:an.off[b+1]]
+	c := an.snap[b]
 	return g < len(c) && c[g] >= an.local[a]
 }
 
@@ -146,19 +157,71 @@ func (an *analysis) hbClock(a int, c []uint32) bool {
 }
 
 func joinClock(dst, src []uint32) []uint32 {
-	for len(dst) < len(src) {
-		dst = append(dst, 0)
-	}
-	for i, x := range src {
-		if x > dst[i] {
-			dst[i] = x
-		}
-	}
+	dst, _ = joinLearn(dst, src)
 	return dst
 }
 
-// clock returns the clock of step i.
-func (an *analysis) clock(i int) []uint32 { return an.clk[an.off[i]:an.off[i+1]] }
+// joinLearn joins src into dst and reports whether dst learnt anything.
+func joinLearn(dst, src []uint32) ([]uint32, bool) {
+	for len(dst) < len(src) {
+		dst = append(dst, 0)
+	}
+	grew := false
+	for i, x := range src {
+		if x > dst[i] {
+			dst[i] = x
+			grew = true
+		}
+	}
+	return dst, grew
+}
+
+// joinStep joins the clock of step i into dst and reports whether dst
+// learnt anything.
+func (an *analysis) joinStep(dst []uint32, i int) ([]uint32, bool) {
+	dst, grew := joinLearn(dst, an.snap[i])
+	g := slot(int(an.t.steps[i].g))
+	for len(dst) <= g {
+		dst = append(dst, 0)
+	}
+	if l := an.local[i]; l > dst[g] {
+		dst[g] = l
+		grew = true
+	}
+	return dst, grew
+}
+
+// A clockStore holds the clocks of a trace's steps in chunks kept from one
+// analysis to the next, so that storing one never copies those stored
+// before it (a trace of 20,000 steps among 1,000 goroutines stores tens of
+// megabytes of clocks: appended to one slice, the first analysis spent
+// most of its time growing it).
+type clockStore struct {
+	chunks [][]uint32
+	cur    int // chunk being filled
+	used   int // entries of chunks[cur] in use
+}
+
+const clockChunk = 1 << 16
+
+func (cs *clockStore) reset() { cs.cur, cs.used = 0, 0 }
+
+// save returns a copy of c that lives until the next reset.
+func (cs *clockStore) save(c []uint32) []uint32 {
+	if len(c) > clockChunk/4 {
+		return slices.Clone(c)
+	}
+	if cs.used+len(c) > clockChunk {
+		cs.cur, cs.used = cs.cur+1, 0
+	}
+	for len(cs.chunks) <= cs.cur {
+		cs.chunks = append(cs.chunks, make([]uint32, clockChunk))
+	}
+	dst := cs.chunks[cs.cur][cs.used : cs.used+len(c) : cs.used+len(c)]
+	copy(dst, c)
+	cs.used += len(c)
+	return dst
+}
 
 // analyse computes the happens-before relation of the first n steps and
 // calls race for every race in them: a pair of conflicting steps of two
@@ -166,7 +229,8 @@ func (an *analysis) clock(i int) []uint32 { return an.clk[an.off[i]:an.off[i+1]]
 // between in the happens-before order.
 func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 	an.t, an.n = t, n
-	an.clk, an.off, an.local = an.clk[:0], append(an.off[:0], 0), an.local[:0]
+	an.snap, an.local = an.snap[:0], an.local[:0]
+	an.store.reset()
 	ng := len(t.born)
 	for len(an.base) < ng {
 		an.base = append(an.base, nil)
@@ -196,8 +260,9 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 		// The goroutine's clock before the step: its previous step, or
 		// the step that created it, and the steps it must follow.
 		b := an.base[g]
+		learnt := an.gLast[g] < 0 // nothing stored to share
 		if an.gLast[g] < 0 && t.born[g] >= 0 && int(t.born[g]) < j {
-			b = joinClock(b, an.clock(int(t.born[g])))
+			b, _ = an.joinStep(b, int(t.born[g]))
 		}
 		an.prev = append(an.prev[:0], b...)
 		an.deps, an.locks = an.deps[:0], an.locks[:0]
@@ -234,16 +299,24 @@ func (an *analysis) analyse(t *trace, n int, race func(d, j int)) {
 			an.addDep(s.after)
 		}
 		for _, d := range an.deps {
-			b = joinClock(b, an.clock(int(d)))
+			var grew bool
+			b, grew = an.joinStep(b, int(d))
+			learnt = learnt || grew
 		}
 		for len(b) <= g {
 			b = append(b, 0)
 		}
 		b[g]++
 		an.local = append(an.local, b[g])
-		an.clk = append(an.clk, b...)
-		an.off = append(an.off, int32(len(an.clk)))
+		if learnt {
+			an.snap = append(an.snap, an.store.save(b))
+		} else {
+			an.snap = append(an.snap, an.snap[an.gLast[g]])
+		}
 		an.base[g] = b
+		if an.verify != nil {
+			an.verify(j, b)
+		}
 		an.gLast[g] = int32(j)
 		if s.a1 > s.a0 || s.flags&stepGlobal != 0 {
 			an.gDep[g] = int32(j)

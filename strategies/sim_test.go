@@ -58,6 +58,9 @@ type prog struct {
 	// goOn: a failed assertion does not end the execution, so that every
 	// execution is complete (for comparing traces).
 	goOn bool
+	// noClass leaves outcome.class empty (for benchmarks: computing it
+	// costs more than the strategy).
+	noClass bool
 	// uncontrolled: the executions report code outside the runtime's
 	// control (End.Uncontrolled).
 	uncontrolled bool
@@ -208,7 +211,10 @@ func (p *prog) run(st Strategy, maxSteps int) outcome {
 		}
 		eu.EndExecution(end)
 	}
-	out := outcome{schedule: strings.Join(s.sched, " "), failed: s.fail != "", class: classKey(s.evs)}
+	out := outcome{schedule: strings.Join(s.sched, " "), failed: s.fail != ""}
+	if !p.noClass {
+		out.class = classKey(s.evs)
+	}
 	out.final = fmt.Sprint(s.vars, s.fail)
 	for _, t := range s.th {
 		out.final += fmt.Sprint(t.regs)
