@@ -75,14 +75,10 @@ func TestWhere(t *testing.T) {
 	internalFrame = func(fn string) bool {
 		return isRuntimeFrame(fn) && !strings.Contains(fn, "runtime.TestWhere") && !strings.Contains(fn, "runtime.locateHelper")
 	}
-	pcFramesMu.Lock()
-	pcFrames = map[uintptr][]strategies.Frame{}
-	pcFramesMu.Unlock()
+	resetFrameCaches()
 	defer func() {
 		internalFrame = old
-		pcFramesMu.Lock()
-		pcFrames = map[uintptr][]strategies.Frame{}
-		pcFramesMu.Unlock()
+		resetFrameCaches()
 	}()
 	for _, locates := range []bool{true, false} {
 		x, err := newExplorer(t, &wire.Config{Mode: "explore", Schedules: 20, Seed: 1, TraceDir: t.TempDir()})

@@ -221,6 +221,9 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	e.in.detailed = set.detailed
 	if l, ok := strat.(strategies.Locating); ok {
 		e.locate = l.Locates()
+		if e.locate {
+			fpCalibrate()
+		}
 	}
 	e.loc.gs = &e.gs
 	e.mu.own = &e.own

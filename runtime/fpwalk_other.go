@@ -1,0 +1,13 @@
+//go:build !((amd64 || arm64) && go1.23)
+
+package runtime
+
+// haveFP tells that record can walk frame pointers: not here (record uses
+// runtime.Callers).
+const haveFP = false
+
+func fpCallers(pcs *uintptr, max int, avoidLo, avoidHi uintptr) (n int, ok bool) {
+	return 0, false
+}
+
+func fpunwindExpand(dst, src []uintptr) int { return 0 }
