@@ -292,7 +292,7 @@ func withTestFrames(t *testing.T) {
 func resetFrameCaches() {
 	pcFramesMu.Lock()
 	pcFrames = map[uintptr][]strategies.Frame{}
-	physCache = map[[2]uintptr][][]strategies.Frame{}
+	physCache = map[uintptr]*physEntry{}
 	pcFramesMu.Unlock()
 }
 
@@ -421,6 +421,34 @@ func BenchmarkRecord(b *testing.B) {
 					b.ReportMetric(float64(expandWalk(&w, got[:])), "logical")
 				} else {
 					b.ReportMetric(float64(w.npc), "logical")
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkRecordWhere is a guided step's cost for the running goroutine:
+// a record and Where's resolution of it (its caches warm), both ways.
+func BenchmarkRecordWhere(b *testing.B) {
+	fpCalibrate()
+	for _, fp := range []bool{false, true} {
+		name := "callers"
+		if fp {
+			name = "framepointers"
+			if !fpOn {
+				b.Log("no frame pointer walk")
+				continue
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			fptDepthThen(16, func() {
+				gs := []*goroutine{{op: opLock}}
+				l := &locator{gs: &gs}
+				w := &gs[0].at
+				for i := 0; i < b.N; i++ {
+					w.recordAs(fp)
+					w.moves++
+					l.Where(0)
 				}
 			})
 		})

@@ -224,61 +224,121 @@ func (w *stackPos) recordAs(fp bool) {
 }
 
 // expandWalk writes into dst (stackDepth long) the program counters
-// runtime.Callers would have given for w's frame pointer walk; fpCalibrate
-// compares them.
+// runtime.Callers would have given for w's frame pointer walk, as Where
+// expands it; fpCalibrate and tests compare them. pcFramesMu not held.
 //
 //go:norace
 func expandWalk(w *stackPos, dst []uintptr) int {
+	pcFramesMu.Lock()
+	defer pcFramesMu.Unlock()
 	n := 0
-	var callee uintptr
+	panicked := false
 	for _, pc := range w.pcs[:w.npc] {
-		for _, l := range expandPhys(callee, pc) {
-			if n == len(dst) {
-				return n
-			}
-			dst[n] = l
-			n++
-		}
-		callee = pc
+		x, panics := physExpansion(pc, panicked)
+		n += copy(dst[n:], x.pcs)
+		panicked = panics
 	}
 	return n
 }
 
-// expandPhys returns the program counters runtime.Callers gives for the
-// physical frame that returns to pc, whose callee returns to callee (0:
-// the callee is record): its inlined calls expanded, innermost first,
-// wrappers left out (none, or several). runtime.Callers leaves a wrapper
-// out unless its callee is a panic (gopanic, sigpanic, panicwrap), so
-// the callee's frame is expanded first to set what fpunwindExpand knows
-// of it; a frame whose callee was injected by a signal (sigpanic) stopped
-// at the faulting instruction rather than after a call, and one whose
-// return address is the entry of a function (a call that ends its
-// function) is taken, as runtime.Callers does, in the function that
-// starts there: both are looked up at pc itself rather than at pc-1.
+// physExp is what a physical frame is for runtime.Callers: the program
+// counters of its logical frames (inlined calls expanded, innermost first,
+// wrappers left out), their user frames, and cum[i], how many of those
+// the first i logical frames have (stackDepth may cut a physical frame).
+type physExp struct {
+	pcs    []uintptr
+	frames []strategies.Frame
+	cum    []int
+}
+
+// physEntry is a return address's physical frame, cached by physExpansion.
+type physEntry struct {
+	physExp
+	// atPanic is the frame when its callee is a panic, if it differs:
+	// runtime.Callers leaves a wrapper out unless it called gopanic,
+	// sigpanic or panicwrap (the wrapper of a method with a value
+	// receiver called on a nil pointer).
+	atPanic *physExp
+	// panics tells that the frame is one of those three functions.
+	panics bool
+}
+
+// physExpansion returns the physical frame that returns to pc, whose
+// callee is a panic or not (the previous frame's panics; record is not),
+// and whether it is a panic itself. pcFramesMu held.
 //
 //go:norace
-func expandPhys(callee, pc uintptr) []uintptr {
+func physExpansion(pc uintptr, panicked bool) (*physExp, bool) {
+	e := physCache[pc]
+	if e == nil {
+		e = newPhysEntry(pc)
+		physCache[pc] = e
+	}
+	if panicked && e.atPanic != nil {
+		return e.atPanic, e.panics
+	}
+	return &e.physExp, e.panics
+}
+
+// newPhysEntry expands pc as runtime.Callers would, with Go's own
+// expansion for frame pointer stacks (fpunwindExpand), twice: after an
+// ordinary callee, and after a panic (fpAvoid[0]+1, in sigpanic). A frame
+// whose return address is the entry of a function (a call that ends its
+// function; Go's assemblers pad after one, but to be sure) is taken, as
+// runtime.Callers does, in the function that starts there: looked up at
+// pc rather than pc-1. (runtime.Callers also looks up at pc a frame
+// stopped by an injected call, runtime.sigpanic, but the walk gives up on
+// those.) pcFramesMu held.
+//
+//go:norace
+func newPhysEntry(pc uintptr) *physEntry {
+	at := pc
+	if f := runtime.FuncForPC(pc); f != nil && f.Entry() == pc {
+		at++
+	}
 	dst := make([]uintptr, 1024)
-	src := make([]uintptr, 1, 3)
-	n1 := 0
-	if callee != 0 {
-		src = append(src, callee)
-		n1 = fpunwindExpand(dst, src)
-		if n1 > 0 {
-			switch f, _ := runtime.CallersFrames(dst[n1-1 : n1]).Next(); f.Function {
-			case "runtime.sigpanic", "runtime.asyncPreempt", "runtime.debugCallV2":
-				pc++
-			}
+	n := fpunwindExpand(dst, []uintptr{0, at})
+	e := &physEntry{physExp: newPhysExp(dst[:n])}
+	if n > 0 {
+		f, _ := runtime.CallersFrames(dst[n-1 : n]).Next()
+		switch f.Function {
+		case "runtime.gopanic", "runtime.sigpanic", "runtime.panicwrap":
+			e.panics = true
 		}
 	}
-	if f := runtime.FuncForPC(pc); f != nil && f.Entry() == pc {
-		pc++
-	}
-	n2 := fpunwindExpand(dst, append(src, pc))
+	n1 := fpunwindExpand(dst, []uintptr{0, fpAvoid[0] + 1})
+	n2 := fpunwindExpand(dst, []uintptr{0, fpAvoid[0] + 1, at})
 	if n2 < n1 {
 		n2 = n1
 	}
-	return append([]uintptr(nil), dst[n1:n2]...)
+	if !equalPCs(dst[n1:n2], e.pcs) {
+		x := newPhysExp(dst[n1:n2])
+		e.atPanic = &x
+	}
+	return e
+}
+
+//go:norace
+func newPhysExp(pcs []uintptr) physExp {
+	x := physExp{pcs: append([]uintptr(nil), pcs...), cum: make([]int, 1, len(pcs)+1)}
+	for _, l := range pcs {
+		x.frames = append(x.frames, resolvePC(l)...)
+		x.cum = append(x.cum, len(x.frames))
+	}
+	return x
+}
+
+//go:norace
+func equalPCs(a, b []uintptr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // locator answers a strategy's questions on the goroutines of an
@@ -313,17 +373,19 @@ func (l *locator) Where(id int) (op string, frames []strategies.Frame, moves int
 			}
 		} else {
 			n := 0
-			var callee uintptr
-		walk:
+			panicked := false
 			for _, pc := range w.pcs[:w.npc] {
-				for _, fs := range physFrames(callee, pc) {
-					if n == stackDepth {
-						break walk
-					}
-					n++
-					w.frames = append(w.frames, fs...)
+				if n == stackDepth {
+					break
 				}
-				callee = pc
+				x, panics := physExpansion(pc, panicked)
+				k := len(x.pcs)
+				if k > stackDepth-n {
+					k = stackDepth - n
+				}
+				w.frames = append(w.frames, x.frames[:x.cum[k]]...)
+				n += k
+				panicked = panics
 			}
 		}
 		pcFramesMu.Unlock()
@@ -335,32 +397,13 @@ func (l *locator) Where(id int) (op string, frames []strategies.Frame, moves int
 var (
 	pcFramesMu sync.Mutex
 	pcFrames   = map[uintptr][]strategies.Frame{}
-	// physCache holds, for a physical frame (its return address and its
-	// callee's), the user frames of each of its logical frames.
-	physCache = map[[2]uintptr][][]strategies.Frame{}
+	// physCache holds the physical frames of return addresses
+	// (physExpansion).
+	physCache = map[uintptr]*physEntry{}
 	// internalFrame tells the frames left out; tests of this package,
 	// whose own functions are in it, replace it.
 	internalFrame = isRuntimeFrame
 )
-
-// physFrames returns the user frames of each logical frame of the
-// physical frame that returns to pc, whose callee returns to callee (0:
-// record): expandPhys, resolved. pcFramesMu held.
-//
-//go:norace
-func physFrames(callee, pc uintptr) [][]strategies.Frame {
-	key := [2]uintptr{callee, pc}
-	if fs, ok := physCache[key]; ok {
-		return fs
-	}
-	ls := expandPhys(callee, pc)
-	fs := make([][]strategies.Frame, len(ls))
-	for i, l := range ls {
-		fs[i] = resolvePC(l)
-	}
-	physCache[key] = fs
-	return fs
-}
 
 // resolvePC returns the user frames of one return address (several when
 // calls were inlined there), innermost first; the frames of gosct's
