@@ -15,6 +15,7 @@ const haveFP = true
 // goroutine's stack or went through [avoidLo, avoidHi).
 //
 //go:noescape
+//go:norace
 func fpCallers(pcs *uintptr, max int, avoidLo, avoidHi uintptr) (n int, ok bool)
 
 // fpunwindExpand turns return addresses found by frame pointers (src[1:])
@@ -24,4 +25,5 @@ func fpCallers(pcs *uintptr, max int, avoidLo, avoidHi uintptr) (n int, ok bool)
 // exports it for runtime/pprof, since Go 1.23).
 //
 //go:linkname fpunwindExpand runtime.pprof_fpunwindExpand
+//go:norace
 func fpunwindExpand(dst, src []uintptr) int

@@ -6,8 +6,10 @@ package runtime
 // runtime.Callers).
 const haveFP = false
 
+//go:norace
 func fpCallers(pcs *uintptr, max int, avoidLo, avoidHi uintptr) (n int, ok bool) {
 	return 0, false
 }
 
+//go:norace
 func fpunwindExpand(dst, src []uintptr) int { return 0 }
