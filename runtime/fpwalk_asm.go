@@ -1,4 +1,4 @@
-//go:build (amd64 || arm64) && go1.23
+//go:build (amd64 || arm64) && go1.23 && !go1.27
 
 package runtime
 
@@ -6,8 +6,16 @@ import (
 	_ "unsafe" // go:linkname
 )
 
-// haveFP tells that record can walk frame pointers here (amd64 and arm64
-// keep them, and Go's runtime has the expansion resolution needs).
+// haveFP tells that record can walk frame pointers here: amd64 and arm64
+// keep them, and Go's runtime has the expansion resolution needs.
+//
+// The build constraint stops after the Go release this was checked on
+// (1.26; the linked function exists since 1.23). fpunwindExpand is linked
+// by name to a function Go's runtime keeps for runtime/pprof, not to an
+// API: a later release could rename it, and the user's test binary would
+// then fail to link. Until checked, a newer release records by
+// runtime.Callers, slower and the same; raise the bound once
+// TestRecordFramePointersAsCallers passes on it.
 const haveFP = true
 
 // fpCallers writes the return addresses of its caller's callers, following

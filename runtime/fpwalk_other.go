@@ -1,4 +1,4 @@
-//go:build !((amd64 || arm64) && go1.23)
+//go:build !((amd64 || arm64) && go1.23 && !go1.27)
 
 package runtime
 

@@ -336,18 +336,7 @@ func TestRecordFramePointersAsCallers(t *testing.T) {
 		if sigpanic := strings.HasPrefix(s.name, "sigpanic/"); s.fp.logical != sigpanic {
 			t.Fatalf("%s: recorded by runtime.Callers: %v (%s)", s.name, s.fp.logical, fptFuncs(s.cl.pcs[:s.cl.npc]))
 		}
-		var got [stackDepth]uintptr
-		n := copy(got[:], s.fp.pcs[:s.fp.npc])
-		if !s.fp.logical {
-			n = expandWalk(&s.fp, got[:])
-		}
-		if fmt.Sprint(got[:n]) != fmt.Sprint(s.cl.pcs[:s.cl.npc]) {
-			t.Errorf("%s: program counters\n fp      %v\n Callers %v\n (Callers: %s)", s.name, got[:n], s.cl.pcs[:s.cl.npc], fptFuncs(s.cl.pcs[:s.cl.npc]))
-		}
-		a, b := fptFormat(fptWhere(s.fp)), fptFormat(fptWhere(s.cl))
-		if a != b {
-			t.Errorf("%s: Where\n fp     %s\n Callers%s", s.name, a, b)
-		}
+		b := s.compare(t)
 		if s.cl.npc == stackDepth {
 			capped++
 		}
@@ -359,6 +348,26 @@ func TestRecordFramePointersAsCallers(t *testing.T) {
 	if capped < len(samples)/4 || user != len(samples) {
 		t.Errorf("%d of %d samples capped, %d with user frames", capped, len(samples), user)
 	}
+}
+
+// compare fails t unless s's frame pointer record expands to the program
+// counters runtime.Callers recorded and Where gives the same frames for
+// both; it returns Where's frames, formatted.
+func (s *fptSample) compare(t *testing.T) string {
+	t.Helper()
+	var got [stackDepth]uintptr
+	n := copy(got[:], s.fp.pcs[:s.fp.npc])
+	if !s.fp.logical {
+		n = expandWalk(&s.fp, got[:])
+	}
+	if fmt.Sprint(got[:n]) != fmt.Sprint(s.cl.pcs[:s.cl.npc]) {
+		t.Errorf("%s: program counters\n fp      %v\n Callers %v\n (Callers: %s)", s.name, got[:n], s.cl.pcs[:s.cl.npc], fptFuncs(s.cl.pcs[:s.cl.npc]))
+	}
+	a, b := fptFormat(fptWhere(s.fp)), fptFormat(fptWhere(s.cl))
+	if a != b {
+		t.Errorf("%s: Where\n fp     %s\n Callers%s", s.name, a, b)
+	}
+	return b
 }
 
 //go:noinline
