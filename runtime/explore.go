@@ -372,6 +372,12 @@ func (x *explorer) explore(body func(*testing.T)) {
 			x.found(e, body, checked, same)
 		}
 	}
+	if x.schedules == x.resumed && x.stopped == "" && !x.exhausted && lim.Schedules > 0 {
+		// The budget ran out before the first schedule began (a share
+		// of the run's budget on a loaded machine, whose set-up took
+		// it): nothing was explored, which must not read as passed.
+		x.stopped = wire.StopOutOfTime
+	}
 	if p := x.progress(); p.Saturated {
 		// The rule stopped the test if nothing else would have.
 		if p.Saturated = false; !lim.Done(p) {

@@ -19,8 +19,9 @@ const (
 	// StopStuck: goroutines of the test stayed blocked in uncontrolled
 	// code past --uncontrolled-wait; an "error" event says where.
 	StopStuck = "could not complete"
-	// StopOutOfTime: the budget ran out in the middle of the first
-	// execution, which was stopped there: no schedule was explored.
+	// StopOutOfTime: the budget ran out before the first execution
+	// ended (in its middle, where it was stopped, or before it began):
+	// no schedule was explored.
 	StopOutOfTime = "out of time"
 )
 
