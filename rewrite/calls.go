@@ -374,13 +374,16 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 		// copy writes dst's elements and reads src's: shadow-only
 		// accesses of the ranges, as Go's detector sees them.
 		if len(call.Args) == 2 && !call.Ellipsis.IsValid() {
-			hook := "Copy"
+			hook, src := "Copy", call.Args[1]
 			if t := r.typeOf(call.Args[1]); t != nil {
 				if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 					hook = "CopyString"
+					if src, ok = r.asString(src, call.Pos()); !ok {
+						return
+					}
 				}
 			}
-			c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], call.Args[1], r.siteText("copy", call.Pos())), call))
+			c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], src, r.siteText("copy", call.Pos())), call))
 		}
 	case "append":
 		// append writes the elements past s's length in its array (or,
@@ -399,16 +402,19 @@ func (r *fileRewriter) builtin(c *astutil.Cursor, call *ast.CallExpr, name strin
 			call.Args[0] = r.replaced(r.hook(call.Args[0].Pos(), "AppendTo", call.Args[0], n, site), call.Args[0])
 			return
 		}
-		hook := "AppendSlice"
+		hook, src := "AppendSlice", call.Args[1]
 		if t := r.typeOf(call.Args[1]); t != nil {
 			if b, ok := t.Underlying().(*types.Basic); ok {
 				if b.Info()&types.IsString == 0 {
 					return
 				}
 				hook = "AppendString"
+				if src, ok = r.asString(src, call.Pos()); !ok {
+					return
+				}
 			}
 		}
-		c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], call.Args[1], site), call))
+		c.Replace(r.replaced(r.hook(call.Pos(), hook, call.Args[0], src, site), call))
 	case "make":
 		t := r.typeOf(call)
 		if t == nil || chanElem(t) == nil {
@@ -502,4 +508,25 @@ func (r *fileRewriter) postSelector(c *astutil.Cursor, se *ast.SelectorExpr) {
 func isSendOnly(t types.Type) bool {
 	ch, ok := t.Underlying().(*types.Chan)
 	return ok && ch.Dir() == types.SendOnly
+}
+
+// asString is e, an operand of a string type, as the string that the
+// hooks CopyString and AppendString take: a named string type
+// (protobuf's protoreflect.FullName, `append(buf, name...)`) is not
+// assignable to string, so it is converted. ok is false where the
+// conversion cannot be written, string being shadowed at pos: the call is
+// then left as it is.
+func (r *fileRewriter) asString(e ast.Expr, pos token.Pos) (ast.Expr, bool) {
+	t := r.typeOf(e)
+	if t == nil || isUntyped(t) || types.Identical(t, types.Typ[types.String]) {
+		return e, true
+	}
+	sc := r.innermostScope(pos)
+	if sc == nil {
+		return nil, false
+	}
+	if _, obj := sc.LookupParent("string", pos); obj != types.Universe.Lookup("string") {
+		return nil, false
+	}
+	return &ast.CallExpr{Fun: ident("string"), Args: []ast.Expr{e}}, true
 }

@@ -72,6 +72,23 @@ func appends(xs IDs, ys []int, b []byte, errs []error, e *myErr) (IDs, []int, []
 
 type myErr struct{}
 
+// A named string type (protobuf's protoreflect.FullName) is converted to
+// the string the hooks take; where string is shadowed, the call is left
+// alone.
+type fullName string
+
+func namedStrings(b []byte, n fullName) ([]byte, int) {
+	b = append(b, n...)
+	k := copy(b, n)
+	return b, k
+}
+
+func shadowedString(b []byte, n fullName) []byte {
+	string := 1
+	_ = string
+	return append(b, n...)
+}
+
 func (*myErr) Error() string { return "" }
 
 type leaf struct{ n int }
