@@ -442,10 +442,24 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 		}
 		return
 	}
-	// Several locations at once: a Write before the statement for each.
+	// Several locations at once: a Write before the statement for each,
+	// or after it for a variable when the right side calls or receives
+	// (res, err = pool.Acquire(ctx)): Go assigns after the call returns,
+	// and a call that synchronizes (a lock, a receive) orders the
+	// assignment after another goroutine's; a Write before it would be
+	// recorded ahead of that order, a race the program does not have.
+	// A variable's address does not depend on the call, so the Write
+	// after names the location assigned.
 	if c.Index() < 0 {
 		return
 	}
+	calls := false
+	for _, e := range n.Rhs {
+		if !r.sideEffectFree(e) {
+			calls = true
+		}
+	}
+	var after []ast.Stmt
 	for _, l := range n.Lhs {
 		l = unparen(l)
 		tv, ok := r.info.Types[l]
@@ -469,7 +483,16 @@ func (r *fileRewriter) postAssign(c *astutil.Cursor, n *ast.AssignStmt) {
 			}
 		}
 		if tv.Addressable() || isStar(l) {
-			c.InsertBefore(exprStmt(r.hook(l.Pos(), wr, addr(l), r.site(l, l.Pos()))))
+			w := exprStmt(r.hook(l.Pos(), wr, addr(l), r.site(l, l.Pos())))
+			if _, isVar := l.(*ast.Ident); isVar && calls {
+				after = append(after, w)
+				continue
+			}
+			c.InsertBefore(w)
 		}
+	}
+	// InsertAfter puts each right after the statement: last first.
+	for i := len(after) - 1; i >= 0; i-- {
+		c.InsertAfter(after[i])
 	}
 }

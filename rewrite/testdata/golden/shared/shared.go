@@ -67,3 +67,16 @@ func next() int { return 1 }
 func OpAssignCall() {
 	counter += next()
 }
+
+var res int
+var resErr error
+
+// An assignment of several variables from a call (a pool's Acquire)
+// writes them when the call has returned, which may have waited for
+// another goroutine's release: the variables' Writes come after the
+// statement. A location whose address is computed (p.n) keeps its Write
+// before it.
+func AssignFromCall(acquire func() (int, error), p *T) {
+	res, resErr = acquire()
+	p.n, resErr = acquire()
+}
