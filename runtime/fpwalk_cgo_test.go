@@ -4,7 +4,6 @@ package runtime
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"github.com/gosct/gosct/runtime/internal/cgocb"
@@ -17,27 +16,14 @@ import (
 // runtime.Callers' frames or give up (ok false, runtime.Callers records),
 // never stop early or follow C's frames as Go's.
 func TestRecordInCgoCallback(t *testing.T) {
-	if !haveFP {
-		t.Skip("no frame pointer walk on " + runtime.GOARCH)
-	}
-	fpCalibrate()
-	if !fpOn {
-		t.Fatalf("frame pointer walk not calibrated on %s", runtime.GOARCH)
-	}
-	withTestFrames(t)
-	fptMu.Lock()
-	fptSamples = nil
-	fptMu.Unlock()
+	fptStart(t)
 	for d := 0; d <= 20; d++ {
 		name := fmt.Sprintf("cgo/depth%d", d)
 		cgocb.Call(func() { fptDepth(d, name, false) })
 		// Go frames below the C call as well.
 		fptDepthThen(d, func() { cgocb.Call(func() { recordBoth(name + "/below") }) })
 	}
-	fptMu.Lock()
-	samples := fptSamples
-	fptSamples = nil
-	fptMu.Unlock()
+	samples := fptTake()
 	if len(samples) != 42 {
 		t.Fatalf("%d samples, want 42", len(samples))
 	}

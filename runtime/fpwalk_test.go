@@ -296,7 +296,9 @@ func resetFrameCaches() {
 	pcFramesMu.Unlock()
 }
 
-func TestRecordFramePointersAsCallers(t *testing.T) {
+// fptStart readies a test that compares samples: skipped where there is
+// no walk, failed where it did not calibrate, samples emptied.
+func fptStart(t *testing.T) {
 	if !haveFP {
 		t.Skip("no frame pointer walk on " + runtime.GOARCH)
 	}
@@ -305,9 +307,20 @@ func TestRecordFramePointersAsCallers(t *testing.T) {
 		t.Fatalf("frame pointer walk not calibrated on %s", runtime.GOARCH)
 	}
 	withTestFrames(t)
+	fptTake()
+}
+
+// fptTake returns the samples recorded since the last call.
+func fptTake() []*fptSample {
 	fptMu.Lock()
+	defer fptMu.Unlock()
+	s := fptSamples
 	fptSamples = nil
-	fptMu.Unlock()
+	return s
+}
+
+func TestRecordFramePointersAsCallers(t *testing.T) {
+	fptStart(t)
 	for _, sh := range fptShapes {
 		for d := 0; d <= 20; d++ {
 			for _, inl := range []bool{true, false} {
@@ -319,10 +332,7 @@ func TestRecordFramePointersAsCallers(t *testing.T) {
 			}
 		}
 	}
-	fptMu.Lock()
-	samples := fptSamples
-	fptSamples = nil
-	fptMu.Unlock()
+	samples := fptTake()
 	if want := len(fptShapes) * 21 * 2 * 2; len(samples) != want {
 		t.Fatalf("%d samples, want %d", len(samples), want)
 	}
@@ -408,6 +418,26 @@ func fptRecordCallers(w *stackPos) { w.recordAs(false) }
 // BenchmarkRecord compares recording a stack of about 20 frames by frame
 // pointers and by runtime.Callers.
 func BenchmarkRecord(b *testing.B) {
+	fptBothWays(b, func(b *testing.B, fp bool) {
+		fptDepthThen(16, func() {
+			var w stackPos
+			for i := 0; i < b.N; i++ {
+				w.recordAs(fp)
+			}
+			if fp {
+				var got [stackDepth]uintptr
+				b.ReportMetric(float64(w.npc), "physical")
+				b.ReportMetric(float64(expandWalk(&w, got[:])), "logical")
+			} else {
+				b.ReportMetric(float64(w.npc), "logical")
+			}
+		})
+	})
+}
+
+// fptBothWays runs f as two sub-benchmarks, "callers" and
+// "framepointers" (where the walk calibrated).
+func fptBothWays(b *testing.B, f func(b *testing.B, fp bool)) {
 	fpCalibrate()
 	for _, fp := range []bool{false, true} {
 		name := "callers"
@@ -418,48 +448,23 @@ func BenchmarkRecord(b *testing.B) {
 				continue
 			}
 		}
-		b.Run(name, func(b *testing.B) {
-			fptDepthThen(16, func() {
-				var w stackPos
-				for i := 0; i < b.N; i++ {
-					w.recordAs(fp)
-				}
-				if fp {
-					var got [stackDepth]uintptr
-					b.ReportMetric(float64(w.npc), "physical")
-					b.ReportMetric(float64(expandWalk(&w, got[:])), "logical")
-				} else {
-					b.ReportMetric(float64(w.npc), "logical")
-				}
-			})
-		})
+		b.Run(name, func(b *testing.B) { f(b, fp) })
 	}
 }
 
 // BenchmarkRecordWhere is a guided step's cost for the running goroutine:
 // a record and Where's resolution of it (its caches warm), both ways.
 func BenchmarkRecordWhere(b *testing.B) {
-	fpCalibrate()
-	for _, fp := range []bool{false, true} {
-		name := "callers"
-		if fp {
-			name = "framepointers"
-			if !fpOn {
-				b.Log("no frame pointer walk")
-				continue
+	fptBothWays(b, func(b *testing.B, fp bool) {
+		fptDepthThen(16, func() {
+			gs := []*goroutine{{op: opLock}}
+			l := &locator{gs: &gs}
+			w := &gs[0].at
+			for i := 0; i < b.N; i++ {
+				w.recordAs(fp)
+				w.moves++
+				l.Where(0)
 			}
-		}
-		b.Run(name, func(b *testing.B) {
-			fptDepthThen(16, func() {
-				gs := []*goroutine{{op: opLock}}
-				l := &locator{gs: &gs}
-				w := &gs[0].at
-				for i := 0; i < b.N; i++ {
-					w.recordAs(fp)
-					w.moves++
-					l.Where(0)
-				}
-			})
 		})
-	}
+	})
 }

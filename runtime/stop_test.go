@@ -9,17 +9,24 @@ import (
 	"github.com/gosct/gosct/internal/wire"
 )
 
+// stopExplorer is an explorer of random schedules (seed 1) with c's
+// limits, its traces and results in a temporary directory.
+func stopExplorer(t *testing.T, c wire.Config) (*explorer, *wire.Config) {
+	dir := t.TempDir()
+	c.Mode, c.Strategy, c.Seed = "explore", "random", 1
+	c.TraceDir, c.Results = filepath.Join(dir, "traces"), filepath.Join(dir, "results.jsonl")
+	x, err := newExplorer(t, &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, &c
+}
+
 // TestTooLongIsNotExplored: an execution stopped at the step limit while
 // it still changes state stops the exploration, and the test is "not
 // explored", never passed.
 func TestTooLongIsNotExplored(t *testing.T) {
-	dir := t.TempDir()
-	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 50, Seed: 1, MaxSteps: 300,
-		TraceDir: filepath.Join(dir, "traces"), Results: filepath.Join(dir, "results.jsonl")}
-	x, err := newExplorer(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, c := stopExplorer(t, wire.Config{Schedules: 50, MaxSteps: 300})
 	x.explore(func(t *testing.T) {
 		var mu sync.Mutex
 		n := 0
@@ -50,13 +57,7 @@ func TestTooLongIsNotExplored(t *testing.T) {
 // runs out (a budget, a minimization) is stopped in the middle, not run to
 // its end, and is not a bug.
 func TestOvertimeIsStopped(t *testing.T) {
-	dir := t.TempDir()
-	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 50, Seed: 1,
-		TraceDir: filepath.Join(dir, "traces"), Results: filepath.Join(dir, "results.jsonl")}
-	x, err := newExplorer(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, _ := stopExplorer(t, wire.Config{Schedules: 50})
 	const n = 100_000
 	iterations := 0
 	set := x.set
@@ -77,15 +78,9 @@ func TestOvertimeIsStopped(t *testing.T) {
 // it; the schedule cut there does not count, and a test none of whose
 // schedules ended is "not explored".
 func TestBudgetStopsAnExecution(t *testing.T) {
-	dir := t.TempDir()
 	// No step limit short of the budget: a warm process takes a million
 	// steps in a fraction of it.
-	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 50, Seed: 1, BudgetNS: int64(300 * time.Millisecond),
-		MaxSteps: 1 << 40, TraceDir: filepath.Join(dir, "traces"), Results: filepath.Join(dir, "results.jsonl")}
-	x, err := newExplorer(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, c := stopExplorer(t, wire.Config{Schedules: 50, BudgetNS: int64(300 * time.Millisecond), MaxSteps: 1 << 40})
 	x.explore(func(t *testing.T) {
 		// Runs well past the budget unless stopped: 5 s, however fast
 		// the machine (a count of iterations ended within the budget
@@ -108,13 +103,7 @@ func TestBudgetStopsAnExecution(t *testing.T) {
 // share of the run budget) leaves the test "not explored", never "ok"
 // with no schedule.
 func TestBudgetGoneBeforeFirstSchedule(t *testing.T) {
-	dir := t.TempDir()
-	c := &wire.Config{Mode: "explore", Strategy: "random", Schedules: 50, Seed: 1, BudgetNS: 1,
-		TraceDir: filepath.Join(dir, "traces"), Results: filepath.Join(dir, "results.jsonl")}
-	x, err := newExplorer(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, c := stopExplorer(t, wire.Config{Schedules: 50, BudgetNS: 1})
 	ran := false
 	x.explore(func(t *testing.T) { ran = true })
 	test := testEvent(t, readEvents(t, c.Results))
