@@ -148,6 +148,7 @@ func (r *fileRewriter) freeName(base string) string {
 // rewrite runs the walk and fixes the imports; it returns the file.
 func (r *fileRewriter) rewrite() *ast.File {
 	astutil.Apply(r.file, r.pre, r.post)
+	r.linknamedClocks()
 	r.deferredPoints()
 	r.file.Decls = append(r.file.Decls, r.timerMethods()...)
 	if len(r.sites) > 0 {

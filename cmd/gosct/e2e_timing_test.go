@@ -68,3 +68,20 @@ func TestE2ETimerThroughInterface(t *testing.T) {
 		t.Errorf("timers stopped and reset through an interface:\n%s", r)
 	}
 }
+
+// Clocks read through //go:linkname (testdata/e2emod/linkclock: time.now
+// and runtime.nanotime, as go-limiter's internal/fasttime reads them) are
+// the virtual clock: they see a virtual sleep, and agree with time.Since
+// (go-limiter's TestStore_Take failed when its token bucket never
+// refilled).
+func TestE2ELinknamedClock(t *testing.T) {
+	r := runGosct(t, fixtureDir(t), "test", "--json", "--seed", "1", "--schedules", "20",
+		"--run", "TestLinknamedClockSeesSleep", "--trace-dir", t.TempDir(), "./linkclock")
+	if r.code != 0 || len(bugEvents(t, r)) != 0 {
+		t.Errorf("linknamed clocks across a virtual sleep:\n%s", r)
+	}
+	lines := jsonLines(t, r.stdout)
+	if sum := lines[len(lines)-1]; sum["schedules"] != 20.0 {
+		t.Errorf("summary %v: want 20 schedules", sum)
+	}
+}

@@ -195,3 +195,13 @@ func CopyString(dst []byte, src string, s *Site) int      { return copy(dst, src
 func AppendTo[S ~[]E, E any](s S, n int, site *Site) S    { return s }
 func AppendSlice[S ~[]E, E any](s S, t []E, site *Site) S { return append(s, t...) }
 func AppendString[S ~[]byte](s S, t string, site *Site) S { return append(s, t...) }
+
+func LinkTimeNow() (int64, int32, int64) {
+	t := time.Now()
+	return t.Unix(), int32(t.Nanosecond()), t.UnixNano()
+}
+func LinkNanotime() int64 { return time.Now().UnixNano() }
+func LinkWalltime() (int64, int32) {
+	t := time.Now()
+	return t.Unix(), int32(t.Nanosecond())
+}
