@@ -70,8 +70,8 @@ func TestE2ETimerThroughInterface(t *testing.T) {
 }
 
 // Clocks read through //go:linkname (testdata/e2emod/linkclock: time.now
-// and runtime.nanotime, as go-limiter's internal/fasttime reads them) are
-// the virtual clock: they see a virtual sleep, and agree with time.Since
+// and runtime.nanotime, as go-limiter's internal/fasttime reads them; in a
+// dependency module, testdata/uncmod/linkclockdep) are the virtual clock: they see a virtual sleep, and agree with time.Since
 // (go-limiter's TestStore_Take failed when its token bucket never
 // refilled).
 func TestE2ELinknamedClock(t *testing.T) {
@@ -83,5 +83,13 @@ func TestE2ELinknamedClock(t *testing.T) {
 	lines := jsonLines(t, r.stdout)
 	if sum := lines[len(lines)-1]; sum["schedules"] != 20.0 {
 		t.Errorf("summary %v: want 20 schedules", sum)
+	}
+
+	// The same in a dependency module (testdata/uncmod/linkclockdep,
+	// replaced by a local directory): instrumented too.
+	d := runGosct(t, uncDir(t), "test", "--json", "--seed", "1", "--schedules", "20",
+		"--run", "TestDependencyClockSeesSleep", "--trace-dir", t.TempDir(), "./linkuse")
+	if d.code != 0 || len(bugEvents(t, d)) != 0 {
+		t.Errorf("a dependency's linknamed clock across a virtual sleep:\n%s", d)
 	}
 }

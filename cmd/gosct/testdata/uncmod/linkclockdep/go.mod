@@ -1,0 +1,3 @@
+module example.com/linkclockdep
+
+go 1.21

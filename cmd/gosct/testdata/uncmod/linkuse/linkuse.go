@@ -1,0 +1,2 @@
+// Package linkuse tests a dependency's linknamed clock.
+package linkuse
