@@ -133,6 +133,11 @@ func (e *execution) teardown() {
 		if g == e.main {
 			continue
 		}
+		if g.runParent != nil && g.state != gDone {
+			// A subtest of this execution's: it stops at its next
+			// hook, or when released below.
+			addZombie(g.goid, zombiePark)
+		}
 		switch g.state {
 		case gBlocked, gRunnable:
 			k := wakeAbort
@@ -150,7 +155,7 @@ func (e *execution) teardown() {
 			raceEnable()
 		case gDetached:
 			if !g.adopted {
-				zombies.Store(g.goid, struct{}{})
+				addZombie(g.goid, zombieExit)
 			}
 		}
 	}
@@ -164,7 +169,7 @@ func (e *execution) teardown() {
 	}
 	for _, g := range e.gs {
 		if g.aborted && g.state != gDone {
-			zombies.Store(g.goid, struct{}{})
+			addZombie(g.goid, zombieExit)
 		}
 	}
 	e.over = true
@@ -189,7 +194,7 @@ func (e *execution) abandonLocked() {
 //go:norace
 func (e *execution) abandonMain() {
 	e.mu.Lock()
-	zombies.Store(e.main.goid, struct{}{})
+	addZombie(e.main.goid, zombieExit)
 	if e.bug == nil {
 		e.bug = stuckBug(e.gs, snapshot(liveGoroutines(e.gs)), e.set.stuckAfter)
 	}

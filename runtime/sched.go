@@ -246,6 +246,11 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 func enter() (*execution, *goroutine) {
 	e := active.Load()
 	if e == nil {
+		if nzombies.Load() != 0 {
+			if id := goid(); isZombie(id) {
+				exitZombie(id)
+			}
+		}
 		return nil, nil
 	}
 	id := goid()
@@ -528,6 +533,9 @@ func (e *execution) park(me *goroutine) bool {
 	case wakeRun, wakeEnd:
 		return true
 	case wakeRelease:
+		if zombieOf(me.goid) == zombiePark {
+			parkLeftover()
+		}
 		return false
 	}
 	return e.die(me)
@@ -550,6 +558,11 @@ func (e *execution) give(next *goroutine) {
 //go:norace
 func (e *execution) die(me *goroutine) bool {
 	if me.adopted {
+		if me.runParent != nil {
+			// A subtest's goroutine: a leftover of the execution
+			// (spawn.go's zombiePark).
+			parkLeftover()
+		}
 		return false
 	}
 	if me == e.main && !e.mainDone {

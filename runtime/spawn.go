@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -108,7 +109,7 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 	defer e.mu.Unlock()
 	e.setState(g, gDone)
 	if e.over {
-		zombies.Delete(g.goid)
+		dropZombie(g.goid)
 		return
 	}
 	if e.set.detailed && !g.aborted && !e.aborting {
@@ -138,23 +139,90 @@ func (e *execution) exit(g *goroutine, r any, returned bool) {
 }
 
 // Goroutines left over from an execution that was torn down while they ran
-// uncontrolled code: they exit at their next hook.
-var zombies sync.Map // goid -> struct{}
+// uncontrolled code stop at their next hook: the execution's model of its
+// objects is gone, and their operations would otherwise go to the real
+// objects, beside the model of the next execution or the other leftovers'
+// real operations (two goroutines in one mutex), as no Go program can.
+// enter looks them up, also between executions.
+var (
+	zombies  sync.Map // goid -> zombieKind
+	nzombies atomic.Int64
+)
+
+// zombieKind is how a leftover goroutine stops.
+type zombieKind uint8
+
+const (
+	notZombie zombieKind = iota
+	// zombieExit: a goroutine the execution started exits
+	// (runtime.Goexit, its deferred calls running; hooks in them end it
+	// again).
+	zombieExit
+	// zombiePark: a subtest's goroutine is parked for good. Its
+	// runtime.Goexit would have testing fail its completed parent, which
+	// panics and ends the test binary (see dropLatePanic).
+	zombiePark
+)
 
 //go:norace
-func isZombie(id int64) bool {
-	_, ok := zombies.Load(id)
-	return ok
+func addZombie(id int64, k zombieKind) {
+	if _, loaded := zombies.Swap(id, k); !loaded {
+		nzombies.Add(1)
+	}
 }
 
-// exitZombie ends a leftover goroutine; it stays a zombie, so hooks in its
-// deferred calls end it too, until it has exited (see exit).
+//go:norace
+func dropZombie(id int64) {
+	if _, ok := zombies.LoadAndDelete(id); ok {
+		nzombies.Add(-1)
+	}
+}
+
+//go:norace
+func zombieOf(id int64) zombieKind {
+	if k, ok := zombies.Load(id); ok {
+		return k.(zombieKind)
+	}
+	return notZombie
+}
+
+//go:norace
+func isZombie(id int64) bool { return zombieOf(id) != notZombie }
+
+// exitZombie stops the leftover goroutine id as its kind says; it stays a
+// zombie, so hooks in its deferred calls end it too, until it has exited
+// (see exit).
 //
 //go:norace
-func exitZombie(id int64) { goexit() }
+func exitZombie(id int64) {
+	if zombieOf(id) == zombiePark {
+		parkLeftover()
+	}
+	if leftoverStopped != nil {
+		leftoverStopped()
+	}
+	goexit()
+}
+
+// parkLeftover parks the calling goroutine, left over by an ended
+// execution, for good (a zombie, which idle's look at the process's
+// goroutines leaves out).
+//
+//go:norace
+func parkLeftover() {
+	addZombie(goid(), zombiePark)
+	if leftoverStopped != nil {
+		leftoverStopped()
+	}
+	select {}
+}
 
 // goexit ends the calling goroutine, running its deferred calls; hooks they
 // call pass through or end it again.
 //
 //go:norace
 func goexit() { runtime.Goexit() }
+
+// leftoverStopped, when set (tests), is told of each leftover goroutine
+// stopped at its hook.
+var leftoverStopped func()

@@ -60,8 +60,18 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		if e.over || e.aborting || !me.runReserved || !me.runPending || e.cur.Load() != me {
 			// The reservation was given up: join as any goroutine
 			// started by uncontrolled code.
+			over := e.over || e.aborting
 			e.mu.Unlock()
+			if over {
+				// testing started it after its execution ended: a
+				// leftover (spawn.go's zombiePark), which must not join
+				// a later execution nor run beside it.
+				parkLeftover()
+			}
 			e2, child = enter()
+			if e2 != e {
+				parkLeftover()
+			}
 		} else {
 			// The subtest's goroutine joins the execution, with the
 			// token me kept for it.
