@@ -31,6 +31,10 @@ type fileRewriter struct {
 	// variables were shared by all iterations.
 	oldLoopVars bool
 	used        bool // a hook was emitted
+	edited      bool // the file was changed otherwise (a directive made a comment)
+	// clocks are the package's linknamed clocks (linkname.go): local
+	// name -> target.
+	clocks map[string]string
 
 	sharedLocals map[*types.Var]bool
 	pipeCalls    map[*ast.CallExpr]string // pipes.go
@@ -68,9 +72,9 @@ type fileRewriter struct {
 	returned map[*ast.ReturnStmt][]ast.Expr
 }
 
-func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File) *fileRewriter {
+func newFileRewriter(fset *token.FileSet, p *packages.Package, f *ast.File, clocks map[string]string) *fileRewriter {
 	r := &fileRewriter{
-		fset: fset, pkg: p.Types, info: p.TypesInfo, file: f,
+		fset: fset, pkg: p.Types, info: p.TypesInfo, file: f, clocks: clocks,
 		noRead:      map[ast.Expr]bool{},
 		shadowRead:  map[ast.Expr]bool{},
 		callee:      map[ast.Expr]bool{},

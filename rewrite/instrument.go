@@ -31,6 +31,9 @@ func instrumentAll(ld *loaded, b *Build, w *writer) error {
 		for _, f := range p.GoFiles {
 			goFiles[f] = true
 		}
+		// Before any file of p is rewritten: the directive of one may
+		// concern a function of another.
+		clocks := linkedClockNames(p)
 		var out *Package
 		if ld.roots[p.PkgPath] || ld.roots[strings.TrimSuffix(p.PkgPath, "_test")] {
 			path := strings.TrimSuffix(p.PkgPath, "_test")
@@ -57,7 +60,7 @@ func instrumentAll(ld *loaded, b *Build, w *writer) error {
 				b.Warnings = append(b.Warnings, fmt.Sprintf("%s: not instrumented: uses cgo", name))
 				continue
 			}
-			res, err := rewriteFile(ld.fset, p, f, name)
+			res, err := rewriteFile(ld.fset, p, f, name, clocks)
 			if err != nil {
 				b.Warnings = append(b.Warnings, fmt.Sprintf("%s: not instrumented: %v", name, err))
 				continue
@@ -126,7 +129,7 @@ type result struct {
 // rewriteFile instruments one file. A panic in the rewriter is a bug in
 // gosct, not the user's: it becomes an error (the file is left alone with a
 // warning) rather than a crash.
-func rewriteFile(fset *token.FileSet, p *packages.Package, f *ast.File, name string) (res *result, err error) {
+func rewriteFile(fset *token.FileSet, p *packages.Package, f *ast.File, name string, clocks map[string]string) (res *result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("internal error in gosct's rewriter: %v", r)
@@ -135,9 +138,9 @@ func rewriteFile(fset *token.FileSet, p *packages.Package, f *ast.File, name str
 			}
 		}
 	}()
-	r := newFileRewriter(fset, p, f)
+	r := newFileRewriter(fset, p, f, clocks)
 	out := r.rewrite()
-	if !r.used {
+	if !r.used && !r.edited {
 		return &result{}, nil
 	}
 	src, err := printFile(fset, out, true)

@@ -13,6 +13,10 @@ func now() (sec int64, nsec int32, mono int64)
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
 
+// The directive of a function declared in another file (tnano.go).
+//
+//go:linkname tnano runtime.nanotime
+
 // Wall is the wall clock in nanoseconds since 1970, through time.now.
 func Wall() int64 {
 	sec, nsec, _ := now()

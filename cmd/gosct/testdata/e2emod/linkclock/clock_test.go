@@ -11,14 +11,14 @@ import (
 func TestLinknamedClockSeesSleep(t *testing.T) {
 	const d = 50 * time.Millisecond
 	start := time.Now()
-	w0, m0, n0 := Wall(), Mono(), Nano()
+	w0, m0, n0, t0 := Wall(), Mono(), Nano(), TimeNano()
 	time.Sleep(d)
-	w1, m1, n1 := Wall(), Mono(), Nano()
+	w1, m1, n1, t1 := Wall(), Mono(), Nano(), TimeNano()
 	since := time.Since(start)
 	for _, c := range []struct {
 		name    string
 		elapsed time.Duration
-	}{{"time.now's wall", time.Duration(w1 - w0)}, {"time.now's mono", time.Duration(m1 - m0)}, {"runtime.nanotime", time.Duration(n1 - n0)}} {
+	}{{"time.now's wall", time.Duration(w1 - w0)}, {"time.now's mono", time.Duration(m1 - m0)}, {"runtime.nanotime", time.Duration(n1 - n0)}, {"runtime.nanotime, linknamed in another file", time.Duration(t1 - t0)}} {
 		if c.elapsed < d || c.elapsed > since {
 			t.Errorf("%s: %v elapsed across a sleep of %v (time.Since: %v)", c.name, c.elapsed, d, since)
 		}
