@@ -13,6 +13,15 @@ import (
 // address is taken, explicitly (&x, x[:] of an array) or implicitly (a
 // pointer method called on x). Every other local is provably unshared and
 // its accesses are left alone.
+//
+// A literal that is called where it stands, `func() {...}()` or `defer
+// func() {...}()`, runs in the goroutine that reaches it: what it
+// captures is not shared for that (a literal inside it that does reach
+// another goroutine counts as any other). Go keeps such variables on the
+// stack; the hooks of a shared variable take its address, which would
+// move it to the heap, and a program that counts its allocations
+// (testing.AllocsPerRun around a function with a deferred closure) would
+// count gosct's.
 func sharedLocals(info *types.Info, f *ast.File) map[*types.Var]bool {
 	shared := map[*types.Var]bool{}
 	local := func(id *ast.Ident) *types.Var {
@@ -23,8 +32,16 @@ func sharedLocals(info *types.Info, f *ast.File) map[*types.Var]bool {
 		return v
 	}
 	var lits []*ast.FuncLit
+	inPlace := map[*ast.FuncLit]bool{} // called where it stands, in its goroutine
+	goCalls := map[*ast.CallExpr]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.GoStmt:
+			goCalls[n.Call] = true
+		case *ast.CallExpr:
+			if lit, ok := unparen(n.Fun).(*ast.FuncLit); ok && !goCalls[n] {
+				inPlace[lit] = true
+			}
 		case *ast.FuncLit:
 			lits = append(lits, n)
 		case *ast.UnaryExpr:
@@ -56,6 +73,9 @@ func sharedLocals(info *types.Info, f *ast.File) map[*types.Var]bool {
 		return true
 	})
 	for _, lit := range lits {
+		if inPlace[lit] {
+			continue
+		}
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if v := local(id); v != nil && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {

@@ -80,3 +80,23 @@ func AssignFromCall(acquire func() (int, error), p *T) {
 	res, resErr = acquire()
 	p.n, resErr = acquire()
 }
+
+// Literals called where they stand run in their goroutine: what they
+// capture stays unshared (and on the stack, as under go test), unless a
+// literal inside them reaches another goroutine (z).
+func InPlace(ch chan int) (n int) {
+	token := 1
+	returned := false
+	defer func() {
+		if !returned {
+			n = token
+		}
+	}()
+	func() { token++ }()
+	z := 0
+	defer func() {
+		go func() { z++ }()
+	}()
+	returned = true
+	return token + z
+}
