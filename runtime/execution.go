@@ -172,6 +172,9 @@ func (e *execution) teardown() {
 			addZombie(g.goid, zombieExit)
 		}
 	}
+	for _, id := range e.lateSubtests {
+		addZombie(id, zombiePark)
+	}
 	e.over = true
 }
 

@@ -207,6 +207,9 @@ type execution struct {
 	// subtests are the subtests on their way and the parallel ones
 	// (subtests.go, parallel.go).
 	subtests subtests
+	// lateSubtests are the goroutines of subtests testing started while
+	// the execution was being aborted: leftovers once it is over.
+	lateSubtests []int64
 }
 
 //go:norace
@@ -558,11 +561,6 @@ func (e *execution) give(next *goroutine) {
 //go:norace
 func (e *execution) die(me *goroutine) bool {
 	if me.adopted {
-		if me.runParent != nil {
-			// A subtest's goroutine: a leftover of the execution
-			// (spawn.go's zombiePark).
-			parkLeftover()
-		}
 		return false
 	}
 	if me == e.main && !e.mainDone {

@@ -60,7 +60,13 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 		if e.over || e.aborting || !me.runReserved || !me.runPending || e.cur.Load() != me {
 			// The reservation was given up: join as any goroutine
 			// started by uncontrolled code.
-			over := e.over || e.aborting
+			over := e.over
+			if e.aborting && !over {
+				// It runs uncontrolled while the execution ends, as
+				// the goroutines released then do (its parent's t.Run
+				// waits for it), and stops at its first hook after.
+				e.lateSubtests = append(e.lateSubtests, goid())
+			}
 			e.mu.Unlock()
 			if over {
 				// testing started it after its execution ended: a
@@ -69,7 +75,7 @@ func Run(t *testing.T, name string, f func(*testing.T)) bool {
 				parkLeftover()
 			}
 			e2, child = enter()
-			if e2 != e {
+			if e2 != nil && e2 != e {
 				parkLeftover()
 			}
 		} else {
