@@ -196,6 +196,9 @@ func (e *execution) abandonLocked() {
 //
 //go:norace
 func (e *execution) abandonMain() {
+	if mainAbandoned != nil {
+		mainAbandoned()
+	}
 	e.mu.Lock()
 	addZombie(e.main.goid, zombieExit)
 	if e.bug == nil {
@@ -210,6 +213,10 @@ func (e *execution) abandonMain() {
 		e.t.Errorf("%s", e.bug.report())
 	}
 }
+
+// mainAbandoned, when set (tests), is told of each test goroutine
+// abandonMain gives up on.
+var mainAbandoned func()
 
 // The oracles' and the testing integration's moves of the token: they
 // change goroutines' states, the token and the detached count, the core's,

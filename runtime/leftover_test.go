@@ -78,3 +78,29 @@ func TestLeftoverSubtestStops(t *testing.T) {
 		}
 	}
 }
+
+// TestVictimBugBesideSubtest: a goroutine of a subtest panics while the
+// subtest is at work. The subtest, released as the execution ends, runs
+// on until it is over, so its parent's t.Run returns and the execution
+// ends at once, without giving up on its test goroutine (which it does
+// only after a wait, 2 s).
+func TestVictimBugBesideSubtest(t *testing.T) {
+	victimOnly(t)
+	mainAbandoned = func() { fmt.Println("the test goroutine was abandoned") }
+	Test(t, func(t *testing.T) {
+		Run(t, "busy", func(t *testing.T) {
+			Go(func() { panic("boom") })
+			for i := 0; i < 100; i++ {
+				Gosched()
+			}
+		})
+	})
+}
+
+func TestBugBesideSubtestEndsAtOnce(t *testing.T) {
+	evs, out := victimRun(t, "TestVictimBugBesideSubtest", wire.Config{Strategy: "random", Schedules: 1})
+	wantBug(t, evs, "panic")
+	if strings.Contains(out, "abandoned") {
+		t.Errorf("the execution waited for its test goroutine, stuck in t.Run:\n%s", out)
+	}
+}
