@@ -266,9 +266,7 @@ func (t *testRun) explore(r *runner, guide string) {
 			run = testsPattern(tests, o.run)
 		}
 		cfg := t.config(pkg, guide, r.deps && !r.depsLeft[pkg.ImportPath])
-		if o.runBudget > 0 {
-			cfg.RunBudgetNS, cfg.RunTests = int64(max(o.runBudget-explored, 0)), testsLeft+len(tests)
-		}
+		t.shareRunBudget(&cfg, explored, testsLeft+len(tests))
 		if rep.cov != nil {
 			rep.cov.addPackage(pkg)
 		}
@@ -282,6 +280,16 @@ func (t *testRun) explore(r *runner, guide string) {
 		explored += time.Since(start)
 		status, detail := pkgStatus(r.bugs-bugs0, rep.errors-errs0, len(rep.notExplored)-unexplored0)
 		rep.pkgResult(status, pkg.ImportPath, time.Since(start).Seconds(), detail)
+	}
+}
+
+// shareRunBudget gives a binary what is left of the run budget after
+// spent, to share among the tests left (its own and later packages'). A
+// spent budget stays a budget, each test then taking wire.MinRunShare:
+// 0 would be none.
+func (t *testRun) shareRunBudget(cfg *wire.Config, spent time.Duration, tests int) {
+	if t.o.runBudget > 0 {
+		cfg.RunBudgetNS, cfg.RunTests = int64(max(t.o.runBudget-spent, 1)), tests
 	}
 }
 
