@@ -275,7 +275,10 @@ func (t *testRun) explore(r *runner, guide string) {
 			limits := t.processLimits(&cfg)
 			r.perProcess(i, pkg, bin, cfg, o.run, tests, limits)
 		} else {
-			r.runTests(i, pkg, bin, cfg, run, tests, "")
+			spent := func() time.Duration { return explored + time.Since(start) }
+			t.runResuming(r, i, pkg, bin, cfg, run, tests, func(c *wire.Config, rest []string) {
+				t.shareRunBudget(c, spent(), testsLeft+len(rest))
+			})
 		}
 		explored += time.Since(start)
 		status, detail := pkgStatus(r.bugs-bugs0, rep.errors-errs0, len(rep.notExplored)-unexplored0)
@@ -290,6 +293,22 @@ func (t *testRun) explore(r *runner, guide string) {
 func (t *testRun) shareRunBudget(cfg *wire.Config, spent time.Duration, tests int) {
 	if t.o.runBudget > 0 {
 		cfg.RunBudgetNS, cfg.RunTests = int64(max(t.o.runBudget-spent, 1)), tests
+	}
+}
+
+// runResuming runs pkg's binary over tests and, each time it dies in one
+// of them, runs the tests after that one in a fresh process (resume.go),
+// with what is left of the run budget (budget sets it). It ends: each
+// fresh process runs fewer tests than the last, none when the last
+// reported no test (check).
+func (t *testRun) runResuming(r *runner, i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, tests []string, budget func(*wire.Config, []string)) {
+	for {
+		_, rest := r.runPass(i, pkg, bin, cfg, run, tests, "")
+		if len(rest) == 0 {
+			return
+		}
+		tests, run = rest, testsPattern(rest, t.o.run)
+		budget(&cfg, rest)
 	}
 }
 
