@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -38,20 +40,47 @@ type fakeRun struct {
 // returns a function that reads the first of them.
 func recordFakeRuns(t *testing.T) (first func() fakeRun) {
 	t.Helper()
+	all := recordAllFakeRuns(t)
+	return func() fakeRun {
+		t.Helper()
+		runs := all()
+		if len(runs) == 0 {
+			t.Fatal("the fake runtime recorded no run")
+		}
+		return runs[0]
+	}
+}
+
+// recordAllFakeRuns is recordFakeRuns, returning a function that reads
+// every run, in order.
+func recordAllFakeRuns(t *testing.T) (all func() []fakeRun) {
+	t.Helper()
 	rec := filepath.Join(t.TempDir(), "record")
 	t.Setenv("FAKE_RECORD", rec)
-	return func() fakeRun {
+	return func() []fakeRun {
 		t.Helper()
 		b, err := os.ReadFile(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got fakeRun
-		if err := json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &got); err != nil {
-			t.Fatal(err)
+		var runs []fakeRun
+		for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			var got fakeRun
+			if err := json.Unmarshal(l, &got); err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, got)
 		}
-		return got
+		return runs
 	}
+}
+
+// useFakeTests gives the fake package the test functions tests, in the
+// order its binary runs them (the rewriter lists them sorted), and makes
+// the "crash" scenario die in each of crash whenever it runs.
+func useFakeTests(t *testing.T, tests, crash []string) {
+	t.Setenv("FAKE_TESTS", strings.Join(tests, ","))
+	t.Setenv("FAKE_CRASH", strings.Join(crash, ","))
 }
 
 // useFakeRuntimeIn is useFakeRuntime with the fake package in dir.
@@ -63,8 +92,13 @@ func useFakeRuntimeIn(t *testing.T, dir, scenario string) string {
 		if len(o.Patterns) == 1 && o.Patterns[0] == "./nothing" {
 			return nil, &rewrite.UserError{Msg: "no package matches ./nothing"}
 		}
+		tests := []string{"TestA", "TestB"}
+		if s := os.Getenv("FAKE_TESTS"); s != "" {
+			tests = strings.Split(s, ",")
+			sort.Strings(tests) // as the rewriter lists them
+		}
 		return &rewrite.Build{ModDir: dir, Packages: []*rewrite.Package{
-			{ImportPath: "example.com/fakert", Dir: dir, Tests: []string{"TestA", "TestB"}},
+			{ImportPath: "example.com/fakert", Dir: dir, Tests: tests},
 			{ImportPath: "example.com/fakert/empty", Dir: dir},
 		}}, nil
 	}
@@ -291,8 +325,133 @@ func TestCmdTestCrashIsAnError(t *testing.T) {
 	if code != exitError {
 		t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "exited with status 2 before reporting TestB") || !strings.Contains(out, "panic: runtime error: boom in TestB") {
+	if !strings.Contains(errOut, "exited with status 2 in TestB (output above)") || !strings.Contains(out, "panic: runtime error: boom in TestB") {
 		t.Errorf("crash not explained:\nstdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+}
+
+// crashRun is what a --json run of the fake runtime's "crash" scenario
+// reported: its tests' events by name, its errors, its summary.
+type crashRun struct {
+	code    int
+	tests   map[string]int
+	errors  []map[string]any
+	summary map[string]any
+	out     string
+}
+
+func gosctCrash(t *testing.T, args ...string) crashRun {
+	t.Helper()
+	code, out, errOut := gosct(t, append([]string{"test", "--json", "--trace-dir", t.TempDir()}, args...)...)
+	c := crashRun{code: code, tests: map[string]int{}, out: out + errOut}
+	for _, l := range jsonLines(t, out) {
+		switch l["event"] {
+		case "test":
+			c.tests[l["test"].(string)]++
+		case "error":
+			c.errors = append(c.errors, l)
+		case "summary":
+			c.summary = l
+		}
+	}
+	return c
+}
+
+// TestCmdTestCrashResumes: a binary that dies in the middle one of three
+// tests loses nothing: the error names the test it died in (in the
+// binary's order, not the sorted one), and the test after it runs in a
+// fresh process, with what is left of the run budget, each test reported
+// once in both JSON streams.
+func TestCmdTestCrashResumes(t *testing.T) {
+	useFakeRuntime(t, "crash")
+	useFakeTests(t, []string{"TestC", "TestB", "TestA"}, []string{"TestB"})
+	runs := recordAllFakeRuns(t)
+	c := gosctCrash(t, ".")
+	if c.code != exitError || len(c.errors) != 1 || c.tests["TestC"] != 1 || c.tests["TestA"] != 1 || len(c.tests) != 2 {
+		t.Fatalf("exit %d, tests %v, errors %v\n%s", c.code, c.tests, c.errors, c.out)
+	}
+	if e := c.errors[0]; e["test"] != "TestB" || !strings.Contains(e["message"].(string), "exited with status 2 in TestB (output above); the 1 test after it runs again in a fresh process") {
+		t.Errorf("error %v: want the crash in TestB, TestA run again", e)
+	}
+	if c.summary["tests"] != 2.0 || c.summary["errors"] != 1.0 {
+		t.Errorf("summary %v: want 2 tests, 1 error", c.summary)
+	}
+	rs := runs()[len(runs())-2:]
+	if !slices.Contains(rs[1].Args, "-test.run=^(TestA)$") {
+		t.Errorf("the fresh process's arguments %v: want exactly TestA", rs[1].Args)
+	}
+	b0, b1 := rs[0].Config["run_budget_ns"].(float64), rs[1].Config["run_budget_ns"].(float64)
+	if b1 <= 0 || b1 >= b0 || rs[1].Config["run_tests"] != 1.0 {
+		t.Errorf("run budgets %v then %v, run_tests %v: want what is left for 1 test", b0, b1, rs[1].Config["run_tests"])
+	}
+	_, goStream, _ := gosct(t, "test", "--json=go", "--trace-dir", t.TempDir(), ".")
+	checkTest2JSON(t, goStream)
+	ends := map[string]string{}
+	for _, l := range jsonLines(t, goStream) {
+		if test, _ := l["Test"].(string); test != "" && (l["Action"] == "pass" || l["Action"] == "fail") {
+			if ends[test] != "" {
+				t.Errorf("%s ends twice in --json=go", test)
+			}
+			ends[test] = l["Action"].(string)
+		}
+	}
+	if ends["TestC"] != "pass" || ends["TestB"] != "fail" || ends["TestA"] != "pass" {
+		t.Errorf("--json=go ends %v: want TestC and TestA passed, TestB failed\n%s", ends, goStream)
+	}
+}
+
+// TestCmdTestCrashNotResumed: a test --run leaves out is not run in a
+// fresh process, and the tests of a binary that shuffles them (whose order
+// -test.list does not give) are not placed: the error lists them all.
+func TestCmdTestCrashNotResumed(t *testing.T) {
+	useFakeRuntime(t, "crash")
+	useFakeTests(t, []string{"TestC", "TestB", "TestA"}, []string{"TestB"})
+	runs := recordAllFakeRuns(t)
+	c := gosctCrash(t, "--run", "TestB|TestC", ".")
+	if len(c.tests) != 1 || c.tests["TestC"] != 1 || len(c.errors) != 1 || c.errors[0]["test"] != "TestB" || len(runs()) != 1 {
+		t.Errorf("--run TestB|TestC: tests %v, errors %v, %d runs: want TestC, the crash, no fresh process\n%s", c.tests, c.errors, len(runs()), c.out)
+	}
+	c = gosctCrash(t, ".", "--", "-shuffle", "on")
+	if len(c.tests) != 1 || len(c.errors) != 1 || !strings.Contains(c.errors[0]["message"].(string), "exited with status 2 before reporting TestA, TestB") || len(runs()) != 2 {
+		t.Errorf("-shuffle on: tests %v, errors %v, %d runs: want the tests not reported listed, no fresh process\n%s", c.tests, c.errors, len(runs()), c.out)
+	}
+}
+
+// TestCmdTestCrashResumesTwice: a binary dying in two tests is run three
+// times, each fresh process starting after the test the last one died in.
+func TestCmdTestCrashResumesTwice(t *testing.T) {
+	useFakeRuntime(t, "crash")
+	useFakeTests(t, []string{"TestA", "TestB", "TestC", "TestD", "TestE"}, []string{"TestB", "TestD"})
+	runs := recordAllFakeRuns(t)
+	c := gosctCrash(t, ".")
+	if c.code != exitError || len(c.tests) != 3 || c.tests["TestA"] != 1 || c.tests["TestC"] != 1 || c.tests["TestE"] != 1 {
+		t.Fatalf("exit %d, tests %v: want TestA, TestC, TestE once each\n%s", c.code, c.tests, c.out)
+	}
+	if len(c.errors) != 2 || c.errors[0]["test"] != "TestB" || c.errors[1]["test"] != "TestD" ||
+		!strings.Contains(c.errors[0]["message"].(string), "the 3 tests after it run again") {
+		t.Errorf("errors %v: want crashes in TestB then TestD", c.errors)
+	}
+	if n := len(runs()); n != 3 {
+		t.Errorf("%d runs of the binary, want 3", n)
+	}
+}
+
+// TestCmdTestCrashResumeStops: a fresh process that dies before it
+// reports a test (in its first test, or in TestMain) is not run again:
+// the run ends, and the tests it did not report are the error.
+func TestCmdTestCrashResumeStops(t *testing.T) {
+	useFakeRuntime(t, "crash")
+	useFakeTests(t, []string{"TestA", "TestB", "TestC", "TestD"}, []string{"TestB", "TestC"})
+	runs := recordAllFakeRuns(t)
+	c := gosctCrash(t, ".")
+	if c.code != exitError || len(c.tests) != 1 || c.tests["TestA"] != 1 {
+		t.Fatalf("exit %d, tests %v: want TestA only\n%s", c.code, c.tests, c.out)
+	}
+	if len(c.errors) != 2 || c.errors[0]["test"] != "TestB" || !strings.Contains(c.errors[1]["message"].(string), "exited with status 2 before reporting TestC, TestD") {
+		t.Errorf("errors %v: want the crash in TestB, then TestC and TestD not reported", c.errors)
+	}
+	if n := len(runs()); n != 2 {
+		t.Errorf("%d runs of the binary, want 2", n)
 	}
 }
 

@@ -98,7 +98,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 			// got that far, the schedule ended the process.
 			st, _ := wire.ReadState(statePath)
 			if res.exitCode == 0 || st == nil || !st.Running || st.Schedules <= saved {
-				r.check(pkg.ImportPath, res, []string{test})
+				r.check(pkg.ImportPath, res, []string{test}, nil)
 				break
 			}
 			r.crashed(pkg.ImportPath, test, st.Schedules, res)
@@ -109,7 +109,7 @@ func (r *runner) perProcessTest(i int, pkg *rewrite.Package, bin string, cfg wir
 			}
 			break
 		}
-		r.check(pkg.ImportPath, res, []string{test})
+		r.check(pkg.ImportPath, res, []string{test}, nil)
 		saved = got.Resumed + got.Schedules
 		prog.Schedules += got.Schedules
 		prog.Bugs += got.Bugs - unconfirmed

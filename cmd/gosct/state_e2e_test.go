@@ -172,6 +172,31 @@ func TestE2EPerProcessExit(t *testing.T) {
 	}
 }
 
+// TestE2EExitResumes: a test that ends the test binary (a helper's
+// log.Fatal) between two others is the error, exit status 2, and the test
+// written after it, which the binary did not get to, is explored in a
+// fresh process: nothing is lost.
+func TestE2EExitResumes(t *testing.T) {
+	r := runGosct(t, fixtureDir(t), "test", "--json", "--seed", "1", "--schedules", "20", "--trace-dir", t.TempDir(), "./fatal")
+	tests := map[string]map[string]any{}
+	var errs []map[string]any
+	for _, l := range jsonLines(t, r.stdout) {
+		switch l["event"] {
+		case "test":
+			tests[l["test"].(string)] = l
+		case "error":
+			errs = append(errs, l)
+		}
+	}
+	if r.code != exitError || len(tests) != 2 || tests["TestStart"] == nil || tests["TestAfter"]["schedules"] != 20.0 {
+		t.Fatalf("want TestStart and TestAfter explored, exit 2:\n%s", r)
+	}
+	if len(errs) != 1 || errs[0]["test"] != "TestExit" || !strings.Contains(errs[0]["message"].(string), "exited with status 1 in TestExit") ||
+		!strings.Contains(r.stderr, "helper: giving up") {
+		t.Errorf("want the exit in TestExit reported with its output:\n%s", r)
+	}
+}
+
 // TestE2EStateCarried: github.com/golang/groupcache's shape (a registry
 // refusing a name twice, groups registered through a sync.Once, tests that
 // need a cold cache). In one process the second schedule of a test fails

@@ -380,6 +380,13 @@ func (r *runner) regressions(i int, pkg *rewrite.Package, bin string, runRe, ski
 // test functions that must each report a "test" event; regression names the
 // testdata trace replayed ("" while exploring).
 func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, expected []string, regression string) *binaryResult {
+	res, _ := r.runPass(i, pkg, bin, cfg, run, expected, regression)
+	return res
+}
+
+// runPass is runTests, and also returns the expected tests that a binary
+// which died in one of them did not get to (check), for a fresh process.
+func (r *runner) runPass(i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, expected []string, regression string) (*binaryResult, []string) {
 	cfg.Results = filepath.Join(r.tmp, fmt.Sprintf("%d-%d.results", i, time.Now().UnixNano()))
 	args := []string{"-test.run=" + run, "-test.count=1"}
 	if r.timeout != "" {
@@ -419,11 +426,11 @@ func (r *runner) runTests(i int, pkg *rewrite.Package, bin string, cfg wire.Conf
 	}, rep)
 	if err != nil {
 		rep.message("error", pkg.ImportPath, "", "", err.Error())
-		return nil
+		return nil, nil
 	}
-	r.check(pkg.ImportPath, res, expected)
+	rest := r.check(pkg.ImportPath, res, expected, func(tests []string) []string { return r.binaryOrder(pkg.Dir, bin, tests) })
 	r.reexplore(i, pkg, bin, cfg, &unconfirmed)
-	return res
+	return res, rest
 }
 
 // event reports one event of the results file.
@@ -468,8 +475,11 @@ func (r *runner) event(pkg string, e wire.Event, regression string) {
 
 // check compares what the binary reported with what it was asked to do: a
 // test function without a "test" event means the binary died in it. That is
-// an error, not a bug: only events report bugs.
-func (r *runner) check(pkg string, res *binaryResult, expected []string) {
+// an error, not a bug: only events report bugs. order, when not nil, puts
+// tests in the order the binary runs them (nil when it cannot tell). check
+// returns the expected tests after the one the binary died in, none of which
+// ran: the caller may run them in a fresh process.
+func (r *runner) check(pkg string, res *binaryResult, expected []string, order func([]string) []string) []string {
 	done := map[string]bool{}
 	errs := 0
 	for _, e := range res.events {
@@ -502,9 +512,9 @@ func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 		if !r.stream {
 			r.rep.output(pkg, res.output)
 		}
-		r.rep.message("error", pkg, missing[0], "", fmt.Sprintf("the test binary exited with status %d before reporting %s (output above)", res.exitCode, strings.Join(missing, ", ")))
+		return r.died(pkg, res.exitCode, expected, missing, done, order)
 	case len(missing) > 0:
-		r.rep.message("warning", pkg, "", "", fmt.Sprintf("no gosct result for %s: the test ran without scheduling control", strings.Join(missing, ", ")))
+		r.uncontrolled(pkg, missing)
 	case res.exitCode != 0 && bugs == 0 && errs == 0:
 		if !r.stream {
 			r.rep.output(pkg, res.output)
@@ -517,6 +527,43 @@ func (r *runner) check(pkg string, res *binaryResult, expected []string) {
 		}
 		r.rep.message("error", pkg, "", "", msg)
 	}
+	return nil
+}
+
+// uncontrolled warns of tests the binary ran, or went past, without a
+// result from gosct's runtime.
+func (r *runner) uncontrolled(pkg string, tests []string) {
+	r.rep.message("warning", pkg, "", "", fmt.Sprintf("no gosct result for %s: the test ran without scheduling control", strings.Join(tests, ", ")))
+}
+
+// died reports a binary that exited before reporting the tests missing,
+// and returns those to run again in a fresh process (diedIn).
+func (r *runner) died(pkg string, code int, expected, missing []string, done map[string]bool, order func([]string) []string) []string {
+	var d death
+	ok := false
+	if len(missing) < len(expected) && order != nil {
+		// Only a binary that reported a test got past TestMain: one that
+		// reported none may have died before its first test.
+		d, ok = diedIn(order(expected), done)
+	}
+	if !ok {
+		r.rep.message("error", pkg, missing[0], "", fmt.Sprintf("the test binary exited with status %d before reporting %s (output above)", code, strings.Join(missing, ", ")))
+		return nil
+	}
+	if len(d.skipped) > 0 {
+		r.uncontrolled(pkg, d.skipped)
+	}
+	msg := fmt.Sprintf("the test binary exited with status %d in %s (output above)", code, d.in)
+	n := len(d.rest)
+	switch {
+	case n > 0 && r.ctx.Err() != nil:
+		msg += fmt.Sprintf("; the %d test%s after it did not run (interrupted)", n, plural(n))
+		d.rest = nil
+	case n > 0:
+		msg += fmt.Sprintf("; the %d test%s after it run%s again in a fresh process", n, plural(n), pick(n == 1, "s", ""))
+	}
+	r.rep.message("error", pkg, d.in, "", msg)
+	return d.rest
 }
 
 // notExplored names the tests whose exploration was stopped early.

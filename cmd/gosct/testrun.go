@@ -266,9 +266,7 @@ func (t *testRun) explore(r *runner, guide string) {
 			run = testsPattern(tests, o.run)
 		}
 		cfg := t.config(pkg, guide, r.deps && !r.depsLeft[pkg.ImportPath])
-		if o.runBudget > 0 {
-			cfg.RunBudgetNS, cfg.RunTests = int64(max(o.runBudget-explored, 0)), testsLeft+len(tests)
-		}
+		t.shareRunBudget(&cfg, explored, testsLeft+len(tests))
 		if rep.cov != nil {
 			rep.cov.addPackage(pkg)
 		}
@@ -277,11 +275,40 @@ func (t *testRun) explore(r *runner, guide string) {
 			limits := t.processLimits(&cfg)
 			r.perProcess(i, pkg, bin, cfg, o.run, tests, limits)
 		} else {
-			r.runTests(i, pkg, bin, cfg, run, tests, "")
+			spent := func() time.Duration { return explored + time.Since(start) }
+			t.runResuming(r, i, pkg, bin, cfg, run, tests, func(c *wire.Config, rest []string) {
+				t.shareRunBudget(c, spent(), testsLeft+len(rest))
+			})
 		}
 		explored += time.Since(start)
 		status, detail := pkgStatus(r.bugs-bugs0, rep.errors-errs0, len(rep.notExplored)-unexplored0)
 		rep.pkgResult(status, pkg.ImportPath, time.Since(start).Seconds(), detail)
+	}
+}
+
+// shareRunBudget gives a binary what is left of the run budget after
+// spent, to share among the tests left (its own and later packages'). A
+// spent budget stays a budget, each test then taking wire.MinRunShare:
+// 0 would be none.
+func (t *testRun) shareRunBudget(cfg *wire.Config, spent time.Duration, tests int) {
+	if t.o.runBudget > 0 {
+		cfg.RunBudgetNS, cfg.RunTests = int64(max(t.o.runBudget-spent, 1)), tests
+	}
+}
+
+// runResuming runs pkg's binary over tests and, each time it dies in one
+// of them, runs the tests after that one in a fresh process (resume.go),
+// with what is left of the run budget (budget sets it). It ends: each
+// fresh process runs fewer tests than the last, none when the last
+// reported no test (check).
+func (t *testRun) runResuming(r *runner, i int, pkg *rewrite.Package, bin string, cfg wire.Config, run string, tests []string, budget func(*wire.Config, []string)) {
+	for {
+		_, rest := r.runPass(i, pkg, bin, cfg, run, tests, "")
+		if len(rest) == 0 {
+			return
+		}
+		tests, run = rest, testsPattern(rest, t.o.run)
+		budget(&cfg, rest)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gosct/gosct/internal/wire"
 	"github.com/gosct/gosct/rewrite"
 )
 
@@ -100,5 +101,22 @@ func TestTestRunConfig(t *testing.T) {
 	l := r.processLimits(&cfg)
 	if l.Budget != 2*time.Second || l.Schedules != 40 || cfg.RunBudgetNS != 0 || cfg.RunTests != 0 {
 		t.Errorf("per-process limits %+v, cfg run budget %d/%d: want the run's share, 2s, taken out of cfg", l, cfg.RunBudgetNS, cfg.RunTests)
+	}
+}
+
+// TestShareRunBudget: a binary gets what is left of the run budget; once
+// it is spent, still a budget (each test then takes wire.MinRunShare),
+// never 0, which the runtime reads as no run budget at all.
+func TestShareRunBudget(t *testing.T) {
+	pkg := &rewrite.Package{ImportPath: "m/a", Tests: []string{"TestA"}}
+	r := testRunOf(t, []string{"--run-budget", "10s"}, pkg)
+	var cfg wire.Config
+	r.shareRunBudget(&cfg, 4*time.Second, 3)
+	if cfg.RunBudgetNS != int64(6*time.Second) || cfg.RunTests != 3 {
+		t.Errorf("4s of 10s spent: run budget %d for %d tests, want 6s for 3", cfg.RunBudgetNS, cfg.RunTests)
+	}
+	r.shareRunBudget(&cfg, 11*time.Second, 2)
+	if cfg.RunBudgetNS <= 0 || cfg.RunTests != 2 {
+		t.Errorf("11s of 10s spent: run budget %d for %d tests, want a spent budget, not none", cfg.RunBudgetNS, cfg.RunTests)
 	}
 }

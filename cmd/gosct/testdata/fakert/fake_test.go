@@ -33,10 +33,25 @@ type config struct {
 	Saturate bool `json:"saturate,omitempty"`
 }
 
+// tests are the package's test functions in the order the binary runs
+// them: FAKE_TESTS, comma-separated, or TestA and TestB.
 var tests = []string{"TestA", "TestB"}
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	if s := os.Getenv("FAKE_TESTS"); s != "" {
+		tests = strings.Split(s, ",")
+	}
+	if list := flag.Lookup("test.list").Value.String(); list != "" {
+		// As testing's -test.list: the names matching, in run order.
+		re := regexp.MustCompile(list)
+		for _, name := range tests {
+			if re.MatchString(name) {
+				fmt.Println(name)
+			}
+		}
+		os.Exit(0)
+	}
 	var c config
 	if err := json.Unmarshal([]byte(os.Getenv("GOSCT_CONFIG")), &c); err != nil {
 		fmt.Println("no config:", err)
@@ -65,15 +80,23 @@ func TestMain(m *testing.M) {
 		out.Write(append(b, '\n'))
 	}
 	scenario := os.Getenv("FAKE_SCENARIO")
+	// The tests the "crash" scenario dies in, whenever they run.
+	crash := map[string]bool{"TestB": true}
+	if s := os.Getenv("FAKE_CRASH"); s != "" {
+		crash = map[string]bool{}
+		for _, name := range strings.Split(s, ",") {
+			crash[name] = true
+		}
+	}
 	code := 0
 	for _, name := range tests {
 		if !top.MatchString(name) || skip != nil && skip.MatchString(name) {
 			continue
 		}
 		switch {
-		case scenario == "crash" && name == "TestB":
+		case scenario == "crash" && crash[name]:
 			out.WriteString(`{"event":"progress","te`)
-			fmt.Println("panic: runtime error: boom in TestB")
+			fmt.Println("panic: runtime error: boom in " + name)
 			os.Exit(2)
 		case scenario == "bug" && name == "TestB", scenario == "replay-bug":
 			os.MkdirAll(c.TraceDir, 0o755)
