@@ -250,8 +250,8 @@ func enter() (*execution, *goroutine) {
 	e := active.Load()
 	if e == nil {
 		if nzombies.Load() != 0 {
-			if id := goid(); isZombie(id) {
-				exitZombie(id)
+			if k := zombieOf(goid()); k != notZombie {
+				stopZombie(k)
 			}
 		}
 		return nil, nil
@@ -269,8 +269,8 @@ func enter() (*execution, *goroutine) {
 //
 //go:norace
 func (e *execution) foreign(id int64) (*execution, *goroutine) {
-	if isZombie(id) {
-		exitZombie(id)
+	if k := zombieOf(id); k != notZombie {
+		stopZombie(k)
 	}
 	e.mu.Lock()
 	if e.over {

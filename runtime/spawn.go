@@ -189,13 +189,13 @@ func zombieOf(id int64) zombieKind {
 //go:norace
 func isZombie(id int64) bool { return zombieOf(id) != notZombie }
 
-// exitZombie stops the leftover goroutine id as its kind says; it stays a
-// zombie, so hooks in its deferred calls end it too, until it has exited
-// (see exit).
+// stopZombie stops the calling goroutine, a leftover of kind k; it stays
+// a zombie, so hooks in its deferred calls end it too, until it has
+// exited (see exit).
 //
 //go:norace
-func exitZombie(id int64) {
-	if zombieOf(id) == zombiePark {
+func stopZombie(k zombieKind) {
+	if k == zombiePark {
 		parkLeftover()
 	}
 	if leftoverStopped != nil {
