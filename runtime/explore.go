@@ -439,6 +439,8 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
+			// Abandoned, it is a zombie until it ends (spawn.go).
+			defer dropZombie(goid())
 			e.runTest(t, body)
 		}()
 		select {
