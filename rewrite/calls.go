@@ -23,6 +23,7 @@ var funcHooks = map[string]string{
 	"sync.OnceFunc":     "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
 	"runtime.NumGoroutine": "NumGoroutine", "runtime.Stack": "Stack",
 	"runtime.ReadMemStats": "ReadMemStats", "testing.AllocsPerRun": "AllocsPerRun",
+	"runtime.GC": "GC", "runtime/debug.FreeOSMemory": "FreeOSMemory",
 	"net.Pipe": "NetPipe", // Go code over channels, in a package not rewritten (runtime/netpipe.go)
 
 	// Sources of nondeterminism (docs/runtime.md, "What is controlled").

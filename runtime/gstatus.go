@@ -218,6 +218,10 @@ func pick(preferred, align, limit int, ok func(int) bool) int {
 func classifyReason(name string) uint8 {
 	switch {
 	case name == "sleep", name == "IO wait",
+		// Go's goroutines for finalizers and cleanups, parked until a
+		// collection queues more: a finalizer of instrumented code
+		// takes the token there and keeps it after returning.
+		name == "finalizer wait", name == "cleanup wait",
 		strings.HasPrefix(name, "chan "), strings.HasPrefix(name, "select"),
 		strings.HasPrefix(name, "sync."), strings.HasPrefix(name, "synctest."):
 		return 1
@@ -308,6 +312,9 @@ func runState(gp unsafe.Pointer, id int64) (gRun, string) {
 		if class == 0 {
 			name, class = learnReason(gp, id, r)
 		}
+		if class == 0 && hiddenWaiter(gp, id, r) {
+			return runBlocked, "runtime wait"
+		}
 		switch class {
 		case 1:
 			return runBlocked, name
@@ -340,6 +347,40 @@ func learnReason(gp unsafe.Pointer, id int64, r uint8) (string, uint8) {
 	}
 	return noteReason(r, name)
 }
+
+// hiddenWaiter reports whether goroutine id waits with reason r in a
+// goroutine of Go's own that tracebacks leave out: Go's goroutine for
+// finalizers, or one for cleanups, back in its loop after running a
+// function of instrumented code, which took the token at its first hook.
+// It waits there for the next collection, so it is blocked; its reason
+// has no name to learn (the traceback does not show it), and without
+// this the watchdog took it for computing and kept the token from the
+// execution for its 100 ms. Ids are remembered while they wait with r,
+// so the traceback is taken once.
+//
+//go:norace
+//go:nocheckptr
+func hiddenWaiter(gp unsafe.Pointer, id int64, r uint8) bool {
+	reasonMu.Lock()
+	known, ok := hiddenWaits[id]
+	reasonMu.Unlock()
+	if ok && known == r {
+		return waitingWith(gp, r)
+	}
+	if _, shown := tracebackStates()[id]; shown || !waitingWith(gp, r) {
+		return false
+	}
+	reasonMu.Lock()
+	if len(hiddenWaits) > 64 {
+		clear(hiddenWaits)
+	}
+	hiddenWaits[id] = r
+	reasonMu.Unlock()
+	return true
+}
+
+// hiddenWaits are hiddenWaiter's goroutines, by id, and their reasons.
+var hiddenWaits = map[int64]uint8{}
 
 // waitingWith reports whether the goroutine at gp waits with reason r.
 //

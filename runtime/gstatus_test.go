@@ -226,3 +226,39 @@ func TestNoteReasonKeepsNamesApart(t *testing.T) {
 		t.Errorf("the channel receive's own reason: %q, class %d", name, class)
 	}
 }
+
+// Go's goroutine for finalizers, back in its loop after running one, is
+// left out of tracebacks, so its wait reason has no name to learn: it is
+// blocked all the same (hiddenWaiter), not computing. A finalizer of
+// instrumented code takes the token at its first hook and keeps it after
+// returning; taken for computing, it kept the token from the execution
+// for the watchdog's 100 ms.
+func TestRunStateFinalizerGoroutine(t *testing.T) {
+	calibrateGstatus()
+	if !gstatusOK {
+		t.Skip("no g status on this architecture")
+	}
+	at := make(chan goState, 1)
+	func() {
+		x := new([64]byte)
+		goruntime.SetFinalizer(x, func(*[64]byte) { at <- goState{getg(), goid()} })
+	}()
+	var fin goState
+	for fin.gp == nil {
+		goruntime.GC()
+		select {
+		case fin = <-at:
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	for try := 0; ; try++ {
+		got, why := runState(fin.gp, fin.id)
+		if got == runBlocked && why == "runtime wait" {
+			break
+		}
+		if try == 2000 {
+			t.Fatalf("runState = %d %q, want blocked", got, why)
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}

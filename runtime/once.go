@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 )
 
 // sync.Once. A Do that finds f running blocks until it has returned; if f
@@ -45,19 +46,33 @@ const (
 	onceDone
 )
 
-// onceSet is a set of Onces, shared by an execution and its re-runs.
+// onceSet is a set of Onces, shared by an execution and its re-runs. It
+// holds them by weak pointer: a set kept for the process must not keep
+// every Once it saw alive, and a Once collected is not the Once that
+// takes its address (weak pointers to the two differ).
 type onceSet struct {
 	mu sync.Mutex
-	m  map[*sync.Once]bool
+	m  map[weak.Pointer[sync.Once]]bool
+	// pruneAt is the size at which the entries of collected Onces are
+	// dropped.
+	pruneAt int
 }
 
 //go:norace
 func (s *onceSet) add(o *sync.Once) {
 	s.mu.Lock()
 	if s.m == nil {
-		s.m = map[*sync.Once]bool{}
+		s.m = map[weak.Pointer[sync.Once]]bool{}
 	}
-	s.m[o] = true
+	if len(s.m) >= s.pruneAt {
+		for k := range s.m {
+			if k.Value() == nil {
+				delete(s.m, k)
+			}
+		}
+		s.pruneAt = max(2*len(s.m), 64)
+	}
+	s.m[weak.Make(o)] = true
 	s.mu.Unlock()
 }
 
@@ -68,7 +83,7 @@ func (s *onceSet) has(o *sync.Once) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.m[o]
+	return len(s.m) > 0 && s.m[weak.Make(o)]
 }
 
 // ranOnces are the Onces whose function an execution of this process ran:
@@ -157,6 +172,7 @@ func Do(o *sync.Once, f func()) {
 	defer func() {
 		// f returned, panicked or called runtime.Goexit: done.
 		e.mu.Lock()
+		me.holds[len(me.holds)-1] = nil // the array would keep o alive
 		me.holds = me.holds[:len(me.holds)-1]
 		st.state, st.runner = onceDone, nil
 		e.edge(releaseEdge, ptrOf(o))

@@ -3,10 +3,12 @@ package main
 import "testing"
 
 // TestE2EIntrospection: tests that read the goroutine dump
-// (runtime.Stack, as goleak does), math/rand's seeded sequence and
-// testing.AllocsPerRun pass, as they do under go test (issue 23: goleak saw
-// gosct's goroutines and frames, websocket's seeded masks differed; issue
-// 32: otter counted the locals of a deferred closure, moved to the heap).
+// (runtime.Stack, as goleak does), math/rand's seeded sequence,
+// testing.AllocsPerRun and the collection of what they dropped pass, as
+// they do under go test (issue 23: goleak saw gosct's goroutines and
+// frames, websocket's seeded masks differed; issue 32: otter counted the
+// locals of a deferred closure, moved to the heap, and its cache was
+// never collected: TestCollected).
 func TestE2EIntrospection(t *testing.T) {
 	r := runGosct(t, fixtureDir(t), "test", "--json", "--seed", "1", "--schedules", "200", "--trace-dir", t.TempDir(), "./introspect")
 	if r.code != exitOK {

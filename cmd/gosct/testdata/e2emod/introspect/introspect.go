@@ -1,7 +1,7 @@
 // Package introspect is a correct program whose tests look at the process
-// the way leak checkers and seeded tests do: its goroutine dump
-// (runtime.Stack) and math/rand's seeded sequence. Under gosct they must
-// see what go test shows them.
+// as leak checkers and seeded tests do: its goroutine dump, math/rand's
+// seeded sequence, its allocations, the collection of what they dropped.
+// Under gosct they must see what go test shows them.
 package introspect
 
 import "math/rand"

@@ -4,7 +4,9 @@ import (
 	"math/rand"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestDump: the dump of all goroutines is the program's as go test runs
@@ -98,4 +100,33 @@ func TestScheduleDoesNotAllocate(t *testing.T) {
 	if d.drained.Load() != 101 {
 		t.Errorf("%d drains, want 101", d.drained.Load())
 	}
+}
+
+// TestCollected: a Cache the test drops is collected, as under go test,
+// after the test locked its mutex, wrote its fields and ran its Once:
+// gosct's models of those must not keep it alive (otter's
+// TestCache_GCWithCallbackHoldingTheCache).
+func TestCollected(t *testing.T) {
+	var cleaned atomic.Bool
+	var inner *core
+	func() {
+		c := NewCache()
+		c.Put("a", 1)
+		if v, ok := c.Get("a"); !ok || v != 1 {
+			t.Errorf("Get(a) = %v, %v", v, ok)
+		}
+		inner = c.core
+		runtime.SetFinalizer(c, func(c *Cache) {
+			c.Stop()
+			cleaned.Store(true)
+		})
+	}()
+	for i := 0; !cleaned.Load(); i++ {
+		if i == 10 {
+			t.Fatal("the cache was not collected")
+		}
+		runtime.GC()
+		time.Sleep(50 * time.Millisecond)
+	}
+	inner.wg.Wait() // the janitor stopped
 }
