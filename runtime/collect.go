@@ -127,11 +127,11 @@ func collected(p unsafe.Pointer) (ok bool) {
 }
 
 // weakenTable empties m for the collection, and puts back the entries
-// whose object lived after it; gone, if not nil, is given the value of
-// each entry whose object was collected. K is a pointer type.
+// whose object lived after it (those of the others are forgotten). K is a
+// pointer type.
 //
 //go:norace
-func weakenTable[K comparable, V any](w *weakening, m *rmap[K, V], gone func(V)) {
+func weakenTable[K comparable, V any](w *weakening, m *rmap[K, V]) {
 	if m.len() == 0 {
 		return
 	}
@@ -146,14 +146,9 @@ func weakenTable[K comparable, V any](w *weakening, m *rmap[K, V], gone func(V))
 	m.clear()
 	w.after(func() {
 		for _, h := range hs {
-			p := h.r.value()
-			if p == nil {
-				if gone != nil {
-					gone(h.v)
-				}
-				continue
+			if p := h.r.value(); p != nil {
+				m.put(*(*K)(unsafe.Pointer(&p)), h.v)
 			}
-			m.put(*(*K)(unsafe.Pointer(&p)), h.v)
 		}
 	})
 }
@@ -163,22 +158,22 @@ func weakenTable[K comparable, V any](w *weakening, m *rmap[K, V], gone func(V))
 //
 //go:norace
 func (m *models) weaken(w *weakening) {
-	weakenTable(w, &m.chans, nil)
-	weakenTable(w, &m.mutexes, nil)
-	weakenTable(w, &m.rws, nil)
-	weakenTable(w, &m.wgs, nil)
-	weakenTable(w, &m.onces, nil)
-	weakenTable(w, &m.conds, nil)
+	weakenTable(w, &m.chans)
+	weakenTable(w, &m.mutexes)
+	weakenTable(w, &m.rws)
+	weakenTable(w, &m.wgs)
+	weakenTable(w, &m.onces)
+	weakenTable(w, &m.conds)
 }
 
 // weaken: a collected object's number is not given to the object that
 // takes its address (numbers only grow). Lock held.
 //
 //go:norace
-func (l *stepLog) weaken(w *weakening) { weakenTable(w, &l.objs, nil) }
+func (l *stepLog) weaken(w *weakening) { weakenTable(w, &l.objs) }
 
 //go:norace
-func (f *fairness) weaken(w *weakening) { weakenTable(w, &f.reads, nil) }
+func (f *fairness) weaken(w *weakening) { weakenTable(w, &f.reads) }
 
 // weaken: a collected object no longer counts in the signature (no step
 // can name it again), and the object that takes its address is a new

@@ -9,8 +9,8 @@ package runtime
 //
 //go:norace
 func (h *hbState) weaken(w *weakening) {
-	weakenTable(w, &h.syncs, nil)
-	weakenTable(w, &h.chans, nil)
+	weakenTable(w, &h.syncs)
+	weakenTable(w, &h.chans)
 	// Many words pin one variable (a run's copies, the words of a
 	// struct): one weak reference each.
 	refs := map[uintptr]weakRef{}

@@ -219,8 +219,8 @@ func classifyReason(name string) uint8 {
 	switch {
 	case name == "sleep", name == "IO wait",
 		// Go's goroutines for finalizers and cleanups, parked until a
-		// collection queues more: a finalizer of instrumented code
-		// takes the token there and keeps it after returning.
+		// collection queues more (named only when tracebacks show
+		// them, GOTRACEBACK=system; see hiddenWait).
 		name == "finalizer wait", name == "cleanup wait",
 		strings.HasPrefix(name, "chan "), strings.HasPrefix(name, "select"),
 		strings.HasPrefix(name, "sync."), strings.HasPrefix(name, "synctest."):
@@ -309,11 +309,11 @@ func runState(gp unsafe.Pointer, id int64) (gRun, string) {
 		reasonMu.Lock()
 		name, class := reasonNames[r], reasonBlocked[r]
 		reasonMu.Unlock()
+		if class == 0 && knownHidden(id, r) && waitingWith(gp, r) {
+			return runBlocked, hiddenWait
+		}
 		if class == 0 {
 			name, class = learnReason(gp, id, r)
-		}
-		if class == 0 && hiddenWaiter(gp, id, r) {
-			return runBlocked, "runtime wait"
 		}
 		switch class {
 		case 1:
@@ -341,46 +341,47 @@ func runState(gp unsafe.Pointer, id int64) (gRun, string) {
 //go:norace
 //go:nocheckptr
 func learnReason(gp unsafe.Pointer, id int64, r uint8) (string, uint8) {
-	name := tracebackStates()[id]
+	name, shown := tracebackStates()[id]
+	if !shown && waitingWith(gp, r) {
+		noteHidden(id, r)
+		return hiddenWait, 1
+	}
 	if name == "" || !waitingWith(gp, r) || tracebackStates()[id] != name || !waitingWith(gp, r) {
 		return "", 0
 	}
 	return noteReason(r, name)
 }
 
-// hiddenWaiter reports whether goroutine id waits with reason r in a
-// goroutine of Go's own that tracebacks leave out: Go's goroutine for
-// finalizers, or one for cleanups, back in its loop after running a
-// function of instrumented code, which took the token at its first hook.
-// It waits there for the next collection, so it is blocked; its reason
-// has no name to learn (the traceback does not show it), and without
-// this the watchdog took it for computing and kept the token from the
-// execution for its 100 ms. Ids are remembered while they wait with r,
-// so the traceback is taken once.
-//
+// A waiting goroutine the traceback leaves out is one of Go's own: its
+// goroutine for finalizers, or one for cleanups, back in its loop after
+// running a function of instrumented code, which took the token at its
+// first hook. It waits there for the next collection, so it is blocked
+// (hiddenWait); its reason has no name to learn, and without this the
+// watchdog took it for computing and kept the token from the execution
+// for its 100 ms. Such goroutines are remembered by id while they wait
+// with the same reason, so the traceback is taken once.
+const hiddenWait = "runtime wait"
+
+// hiddenWaits are the hidden goroutines seen, by id, and their reasons.
+var hiddenWaits = map[int64]uint8{}
+
 //go:norace
-//go:nocheckptr
-func hiddenWaiter(gp unsafe.Pointer, id int64, r uint8) bool {
-	reasonMu.Lock()
-	known, ok := hiddenWaits[id]
-	reasonMu.Unlock()
-	if ok && known == r {
-		return waitingWith(gp, r)
-	}
-	if _, shown := tracebackStates()[id]; shown || !waitingWith(gp, r) {
-		return false
-	}
+func noteHidden(id int64, r uint8) {
 	reasonMu.Lock()
 	if len(hiddenWaits) > 64 {
 		clear(hiddenWaits)
 	}
 	hiddenWaits[id] = r
 	reasonMu.Unlock()
-	return true
 }
 
-// hiddenWaits are hiddenWaiter's goroutines, by id, and their reasons.
-var hiddenWaits = map[int64]uint8{}
+//go:norace
+func knownHidden(id int64, r uint8) bool {
+	reasonMu.Lock()
+	defer reasonMu.Unlock()
+	known, ok := hiddenWaits[id]
+	return ok && known == r
+}
 
 // waitingWith reports whether the goroutine at gp waits with reason r.
 //

@@ -229,7 +229,7 @@ func TestNoteReasonKeepsNamesApart(t *testing.T) {
 
 // Go's goroutine for finalizers, back in its loop after running one, is
 // left out of tracebacks, so its wait reason has no name to learn: it is
-// blocked all the same (hiddenWaiter), not computing. A finalizer of
+// blocked all the same (hiddenWait), not computing. A finalizer of
 // instrumented code takes the token at its first hook and keeps it after
 // returning; taken for computing, it kept the token from the execution
 // for the watchdog's 100 ms.
@@ -253,7 +253,7 @@ func TestRunStateFinalizerGoroutine(t *testing.T) {
 	}
 	for try := 0; ; try++ {
 		got, why := runState(fin.gp, fin.id)
-		if got == runBlocked && why == "runtime wait" {
+		if got == runBlocked && why == hiddenWait {
 			break
 		}
 		if try == 2000 {

@@ -180,13 +180,15 @@ func Do(o *sync.Once, f func()) {
 			e.ready(w)
 		}
 		st.waiters = st.waiters[:0]
-		e.mu.Unlock()
-		// Done for the process, as in Go (see above).
-		o.Do(func() {})
+		// Done for the process, as in Go (see above). Recorded under
+		// the lock: the weak pointers the sets allocate are the
+		// runtime's, not the program's (memstats.go).
 		ranOnces.add(o)
 		if e.in.fresh != nil {
 			e.in.fresh.add(o)
 		}
+		e.mu.Unlock()
+		o.Do(func() {})
 	}()
 	f()
 }
