@@ -63,7 +63,11 @@ func (q *waitq) pop() *waiter {
 	for len(*q) > 0 {
 		w := (*q)[0]
 		(*q)[0] = nil
-		*q = (*q)[1:]
+		if len(*q) == 1 {
+			*q = (*q)[:0] // empty: its memory serves the next push
+		} else {
+			*q = (*q)[1:]
+		}
 		if w.live() {
 			return w
 		}
@@ -226,40 +230,11 @@ func Send[E any](c chan<- E, v E) {
 			}
 			return
 		}
-		w := &waiter{g: me, elem: unsafe.Pointer(&v)}
+		op := &sendOp[E]{v: v, c: c, cs: cs, e: e, me: me}
+		op.w = waiter{g: me, elem: unsafe.Pointer(&op.v)}
+		w := &op.w
 		cs.sendq.push(w)
-		poll := func() bool {
-			if racePollSkip(cs.owned, len(c), cap(c)) {
-				return false
-			}
-			tsanAbsorb(me)
-			sent, p := trySend(c, v)
-			if p != nil {
-				w.closed = true
-			}
-			if sent {
-				e.race.send(me, sendKey(c), cap(c))
-				e.ev.pushed(cs, valueHash(&v))
-			}
-			if sent || p != nil {
-				cs.sendq.remove(w)
-				w.done = true
-				return true
-			}
-			return false
-		}
-		watch := func() *watch {
-			return &watch{
-				cases: []reflect.SelectCase{{Dir: reflect.SelectSend, Chan: reflect.ValueOf(c), Send: reflect.ValueOf(&v).Elem()}},
-				fire: func(int, reflect.Value, bool) {
-					tsanAbsorb(me)
-					e.race.send(me, sendKey(c), cap(c))
-					cs.sendq.remove(w)
-					w.done = true
-				},
-			}
-		}
-		if !e.blockPoll(me, "", poll, !cs.owned, watch) {
+		if !e.blockPoll(me, "", op, !cs.owned) {
 			e.mu.Lock()
 			cs.sendq.remove(w)
 			e.mu.Unlock()
@@ -321,35 +296,11 @@ func recv[E any](c <-chan E) (E, bool) {
 			e.mu.Unlock()
 			return v, ok
 		}
-		var v E
-		w := &waiter{g: me, elem: unsafe.Pointer(&v)}
+		op := &recvOp[E]{c: c, cs: cs, e: e, me: me}
+		op.w = waiter{g: me, elem: unsafe.Pointer(&op.v)}
+		w := &op.w
 		cs.recvq.push(w)
-		poll := func() bool {
-			x, ok, got := tryRecv(c)
-			if got {
-				e.race.recv(me, chanKey(c), cap(c), ok)
-				if ok {
-					e.ev.popped(cs)
-				}
-				v, w.ok, w.done = x, ok, true
-				cs.recvq.remove(w)
-			}
-			return got
-		}
-		watch := func() *watch {
-			return &watch{
-				cases: []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c)}},
-				fire: func(_ int, x reflect.Value, ok bool) {
-					e.race.recv(me, chanKey(c), cap(c), ok)
-					if ok {
-						reflect.ValueOf(&v).Elem().Set(x)
-					}
-					w.ok, w.done = ok, true
-					cs.recvq.remove(w)
-				},
-			}
-		}
-		if !e.blockPoll(me, "", poll, !cs.owned, watch) {
+		if !e.blockPoll(me, "", op, !cs.owned) {
 			e.mu.Lock()
 			cs.recvq.remove(w)
 			e.mu.Unlock()
@@ -359,10 +310,102 @@ func recv[E any](c <-chan E) (E, bool) {
 		e.mu.Lock()
 		if w.done {
 			e.mu.Unlock()
-			return v, w.ok
+			return op.v, w.ok
 		}
 		cs.recvq.remove(w)
 	}
+}
+
+// sendOp is a blocked send of v on c, waiting in cs's queue (w), and its
+// poller (blockPoll): one object per blocking send.
+type sendOp[E any] struct {
+	w  waiter
+	v  E
+	c  chan<- E
+	cs *chanState
+	e  *execution
+	me *goroutine
+}
+
+//go:norace
+func (o *sendOp[E]) poll() bool {
+	if racePollSkip(o.cs.owned, len(o.c), cap(o.c)) {
+		return false
+	}
+	tsanAbsorb(o.me)
+	sent, p := trySend(o.c, o.v)
+	if p != nil {
+		o.w.closed = true
+	}
+	if sent {
+		o.e.race.send(o.me, sendKey(o.c), cap(o.c))
+		o.e.ev.pushed(o.cs, valueHash(&o.v))
+	}
+	if sent || p != nil {
+		o.cs.sendq.remove(&o.w)
+		o.w.done = true
+		return true
+	}
+	return false
+}
+
+//go:norace
+func (o *sendOp[E]) watch() *watch {
+	return &watch{
+		cases: []reflect.SelectCase{{Dir: reflect.SelectSend, Chan: reflect.ValueOf(o.c), Send: reflect.ValueOf(&o.v).Elem()}},
+		fire:  o.fire,
+	}
+}
+
+//go:norace
+func (o *sendOp[E]) fire(int, reflect.Value, bool) {
+	tsanAbsorb(o.me)
+	o.e.race.send(o.me, sendKey(o.c), cap(o.c))
+	o.cs.sendq.remove(&o.w)
+	o.w.done = true
+}
+
+// recvOp is a blocked receive from c into v, waiting in cs's queue (w),
+// and its poller (blockPoll).
+type recvOp[E any] struct {
+	w  waiter
+	v  E
+	c  <-chan E
+	cs *chanState
+	e  *execution
+	me *goroutine
+}
+
+//go:norace
+func (o *recvOp[E]) poll() bool {
+	x, ok, got := tryRecv(o.c)
+	if got {
+		o.e.race.recv(o.me, chanKey(o.c), cap(o.c), ok)
+		if ok {
+			o.e.ev.popped(o.cs)
+		}
+		o.v, o.w.ok, o.w.done = x, ok, true
+		o.cs.recvq.remove(&o.w)
+	}
+	return got
+}
+
+//go:norace
+func (o *recvOp[E]) watch() *watch {
+	return &watch{
+		cases: []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(o.c)}},
+		fire:  o.fire,
+	}
+}
+
+//go:norace
+func (o *recvOp[E]) fire(_ int, x reflect.Value, ok bool) {
+	o.e.race.recv(o.me, chanKey(o.c), cap(o.c), ok)
+	if ok {
+		reflect.ValueOf(&o.v).Elem().Set(x)
+	}
+	o.w.ok, o.w.done = ok, true
+	o.cs.recvq.remove(&o.w)
 }
 
 // recvFromSender takes a value from the first waiting sender, if any.

@@ -577,19 +577,41 @@ func (e *execution) fatal(me *goroutine, msg string) {
 	e.die(me)
 }
 
-// blockPoll blocks me with a poll function; eager when uncontrolled code
-// may change the object. Lock held; see block. It is the scheduler's: the
+// poller retries the operation of a goroutine blocked on an object that
+// uncontrolled code may change: poll, without blocking, reporting whether
+// it completed; watch gives it as cases of the watchdog's idle select
+// (idle.go). A channel operation's state and its poller are one object
+// (chanOp), made once per blocking operation.
+type poller interface {
+	poll() bool
+	watch() *watch
+}
+
+// funcPoller is a poller of two functions (select.go).
+type funcPoller struct {
+	p func() bool
+	w func() *watch
+}
+
+//go:norace
+func (f *funcPoller) poll() bool { return f.p() }
+
+//go:norace
+func (f *funcPoller) watch() *watch { return f.w() }
+
+// blockPoll blocks me with a poller; eager when uncontrolled code may
+// change the object. Lock held; see block. It is the scheduler's: the
 // poll and the watch are how the core and the wait for uncontrolled code
 // (idle.go) retry a channel operation of the models.
 //
 //go:norace
-func (e *execution) blockPoll(me *goroutine, what string, poll func() bool, eager bool, watch func() *watch) bool {
-	me.poll = poll
-	if eager && !raceEnabled {
+func (e *execution) blockPoll(me *goroutine, what string, p poller, eager bool) bool {
+	me.poll = p
+	if eager && !raceEnabled && p != nil {
 		// Under -race the watchdog's real operation would be a
 		// goroutine of its own touching the waiter's value: the idle
 		// wait polls instead (idle.go).
-		me.watch = watch
+		me.watching = true
 	}
 	if eager && !me.eager {
 		me.eager = true

@@ -128,11 +128,12 @@ type goroutine struct {
 	// also change (a channel made outside instrumented code, ...), retries
 	// the operation and reports whether it completed. eager pollers are
 	// retried at every decision, others only when nothing else can run.
-	poll  func() bool
+	poll  poller
 	eager bool
-	// watch, for an eager poller, gives its operation as cases of the
-	// real select the watchdog waits in while the execution is idle.
-	watch func() *watch
+	// watching: poll's watch, for an eager poller, gives its operation as
+	// cases of the real select the watchdog waits in while the execution
+	// is idle.
+	watching bool
 	// gp is the goroutine's g, to read what Go's scheduler says it does
 	// (gstatus.go); detachedWhy is what it was doing when detached.
 	gp          unsafe.Pointer

@@ -170,8 +170,8 @@ func (w *idleState) collect(all []*goroutine) ([]reflect.SelectCase, []idleOwner
 		reflect.SelectCase{Dir: reflect.SelectRecv})
 	owners := w.owners[:0]
 	for _, g := range all {
-		if g.state == gBlocked && g.watch != nil {
-			wt := g.watch()
+		if g.state == gBlocked && g.watching {
+			wt := g.poll.watch()
 			for i, c := range wt.cases {
 				cases = append(cases, c)
 				owners = append(owners, idleOwner{wt, g, i})

@@ -70,7 +70,7 @@ func (e *execution) readyAll(ws []*goroutine) {
 		}
 		// setRunnable(w) for a goroutine not in e.runnable, appended
 		// there and put in order below.
-		w.poll, w.watch = nil, nil
+		w.poll, w.watching = nil, false
 		if w.eager {
 			w.eager = false
 			e.eagerPollers--

@@ -367,7 +367,7 @@ func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 //
 //go:norace
 func (e *execution) setRunnable(g *goroutine) {
-	g.poll, g.watch = nil, nil
+	g.poll, g.watching = nil, false
 	if g.eager {
 		g.eager = false
 		e.eagerPollers--
@@ -879,7 +879,7 @@ func (e *execution) pollEager() {
 //go:norace
 func (e *execution) wakeEager(fed bool) {
 	for _, g := range e.gs {
-		if g.state == gBlocked && g.eager && g.poll != nil && g.poll() {
+		if g.state == gBlocked && g.eager && g.poll != nil && g.poll.poll() {
 			if fed {
 				e.fedByUncontrolled(g)
 			}
@@ -895,7 +895,7 @@ func (e *execution) wakeEager(fed bool) {
 func (e *execution) pollAll() bool {
 	any := false
 	for _, g := range e.gs {
-		if g.state == gBlocked && g.poll != nil && g.poll() {
+		if g.state == gBlocked && g.poll != nil && g.poll.poll() {
 			if g.eager {
 				e.fedByUncontrolled(g)
 			}

@@ -294,10 +294,11 @@ func Select(hasDefault bool, cases ...Case) int {
 			}
 			return w
 		}
-		if poll == nil {
-			watch = nil
+		var p poller
+		if poll != nil {
+			p = &funcPoller{poll, watch}
 		}
-		released := !e.blockPoll(me, what, poll, eager, watch)
+		released := !e.blockPoll(me, what, p, eager)
 		e.mu.Lock()
 		for i, c := range cases {
 			if ws[i] != nil {
