@@ -260,7 +260,7 @@ func fptGo(k func(), done chan bool, x int) {
 // fptWhere is what Where gives for a goroutine whose recorded stack is w.
 func fptWhere(w stackPos) []strategies.Frame {
 	gs := []*goroutine{{op: opLock}}
-	gs[0].at = w
+	gs[0].at = &w
 	l := &locator{gs: &gs}
 	_, frames, _ := l.Where(0)
 	return frames
@@ -457,9 +457,9 @@ func fptBothWays(b *testing.B, f func(b *testing.B, fp bool)) {
 func BenchmarkRecordWhere(b *testing.B) {
 	fptBothWays(b, func(b *testing.B, fp bool) {
 		fptDepthThen(16, func() {
-			gs := []*goroutine{{op: opLock}}
+			gs := []*goroutine{{op: opLock, at: new(stackPos)}}
 			l := &locator{gs: &gs}
-			w := &gs[0].at
+			w := gs[0].at
 			for i := 0; i < b.N; i++ {
 				w.recordAs(fp)
 				w.moves++

@@ -158,8 +158,9 @@ type goroutine struct {
 	covRelSeq uint32
 	covRelObj uintptr
 	// at is g's stack at its last scheduling point, recorded when the
-	// strategy steers by positions (locate.go).
-	at stackPos
+	// strategy steers by positions (locate.go); nil otherwise, as it is
+	// half of g's size.
+	at *stackPos
 	// lockWait is the lock g is blocked on, if any (cycle.go).
 	lockWait lockWait
 	// timerWakes counts the timers that woke g after its test returned

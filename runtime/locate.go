@@ -359,7 +359,11 @@ func (l *locator) Where(id int) (op string, frames []strategies.Frame, moves int
 		return "", nil, 0
 	}
 	g := gs[id]
-	w := &g.at
+	w := g.at
+	if w == nil { // not a locating execution's
+		w = new(stackPos)
+		g.at = w
+	}
 	if w.resolved != w.moves+1 {
 		w.frames = w.frames[:0]
 		pcFramesMu.Lock()

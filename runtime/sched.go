@@ -353,6 +353,9 @@ func (e *execution) foreign(id int64) (*execution, *goroutine) {
 //go:norace
 func (e *execution) newGoroutine(parent int, pc uintptr) *goroutine {
 	g := &goroutine{id: len(e.gs), e: e, parent: parent, created: pc, op: opStart, wake: make(chan wakeKind, 1)}
+	if e.locate {
+		g.at = new(stackPos)
+	}
 	e.gs = append(e.gs, g)
 	if len(e.gs) > maxRaceGoroutines && !e.race.stopped && e.set.races != racesOff {
 		e.race.stopped = true
