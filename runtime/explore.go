@@ -428,6 +428,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		defer func() { x.prevTrail, x.prevCharges = e.trail, e.record.charges }()
 	}
 	ok := x.t.Run(name, func(t *testing.T) {
+		growStack()
 		e.t = t
 		e.log = captureLog(t)
 		defer e.log.stop()
@@ -438,6 +439,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		// end it as they would end the subtest's goroutine.
 		done := make(chan struct{})
 		go func() {
+			growStack()
 			defer close(done)
 			// Abandoned, it is a zombie until it ends (spawn.go).
 			defer dropZombie(goid())

@@ -81,6 +81,7 @@ func Gosched() {
 //
 //go:norace
 func (e *execution) run(g *goroutine, f func()) {
+	growStack()
 	e.mu.Lock()
 	g.goid = goid()
 	g.gp = getg()
