@@ -7,9 +7,10 @@ import (
 
 // The watchdog keeps uncontrolled code from stalling or hanging an
 // execution. While an execution runs it looks at the token holder every
-// few tens of microseconds (nap): when the holder has made no scheduling
-// decision since the last look, it reads what Go's scheduler says the
-// holder is doing (gstatus.go):
+// few tens of microseconds (nap; less often while the token keeps moving,
+// see napMoving): when the holder has made no scheduling decision since
+// the last look, it reads what Go's scheduler says the holder is doing
+// (gstatus.go):
 //
 //   - blocked in uncontrolled code (a channel or lock of a library,
 //     netpoll, a sleep), or exited (a goroutine started by uncontrolled
@@ -74,6 +75,10 @@ func watchdog() {
 		sysSince time.Time // when the holder was first seen in a system call
 		freeAt   time.Time // when the token was first seen free
 		quiet    int       // passes without an execution
+		// coldNap is the next nap out of hot mode: napCold after a
+		// look that found the holder where it was, doubling up to
+		// napMoving while each look finds the token moved.
+		coldNap = napCold
 		// cpuTid and cpuAt: the holder's thread and its CPU time at the
 		// last look of a stall (threadcpu_linux.go), 0 before the first;
 		// free, what is left of the stall's allowance (stallFree).
@@ -97,13 +102,13 @@ func watchdog() {
 		quiet = 0
 		if e.idle.waiting.Load() != 0 {
 			e.idleWait()
-			last = nil
+			last, coldNap = nil, napCold
 			continue
 		}
 		if time.Now().Before(hotUntil) {
 			nap(napHot)
 		} else {
-			nap(napCold)
+			nap(coldNap)
 		}
 		now := time.Now()
 		dt := min(now.Sub(prev), 2*napCold)
@@ -131,10 +136,12 @@ func watchdog() {
 		}
 		freeAt = time.Time{}
 		if e != last || p != lastProg || cur != lastCur {
+			coldNap = min(2*coldNap, napMoving)
 			last, lastProg, lastCur, since, sysSince, stalled = e, p, cur, now, time.Time{}, 0
 			cpuTid, free = 0, stallFree
 			continue
 		}
+		coldNap = napCold
 		if now.Sub(since) > reservedFor {
 			// The token may be kept for a subtest testing never
 			// started, or a parent that never returns from t.Run.
@@ -208,11 +215,26 @@ func stallStep(g *goroutine, st gRun, dt, work time.Duration) time.Duration {
 }
 
 // The watchdog's naps: napHot while tests detach blocked holders (for
-// hotFor after the last one), napCold otherwise.
+// hotFor after the last one), napCold otherwise, and up to napMoving
+// while the token keeps moving between looks.
+//
+// Each nap is a system call on the watchdog's own thread, and the
+// process's other goroutines feel them: on this 2-core machine 20,000
+// naps a second cost the pipeline test (testprogs/perf/pingpong) a fifth
+// of its schedules/s, looks that found nothing to do since the token
+// moves every few microseconds there. So while each look finds the token
+// moved, the nap doubles, up to napMoving; the first look that finds the
+// holder where it was brings it back to napCold. What that delays, by at
+// most napMoving, is the first look at a holder that stops moving: its
+// detach when it blocks in uncontrolled code (then hot mode takes over),
+// the start of a stall's count (whose first stallFree is not charged
+// anyway) and the start of an idle wait (a goroutine coming back from
+// uncontrolled code takes the token itself meanwhile).
 const (
-	napHot  = 10 * time.Microsecond
-	napCold = 50 * time.Microsecond
-	hotFor  = 50 * time.Millisecond
+	napHot    = 10 * time.Microsecond
+	napCold   = 50 * time.Microsecond
+	napMoving = 400 * time.Microsecond
+	hotFor    = 50 * time.Millisecond
 )
 
 // stallFree is how much of a stall is not charged: gosct's own work in
