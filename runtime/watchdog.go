@@ -219,7 +219,7 @@ func stallStep(g *goroutine, st gRun, dt, work time.Duration) time.Duration {
 // while the token keeps moving between looks.
 //
 // Each nap is a system call on the watchdog's own thread, and the
-// process's other goroutines feel them: on this 2-core machine 20,000
+// process's other goroutines feel them: on a 2-core machine 20,000
 // naps a second cost the pipeline test (testprogs/perf/pingpong) a fifth
 // of its schedules/s, looks that found nothing to do since the token
 // moves every few microseconds there. So while each look finds the token
