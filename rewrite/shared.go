@@ -14,6 +14,13 @@ import (
 // pointer method called on x). Every other local is provably unshared and
 // its accesses are left alone.
 //
+// A captured local that nothing writes after its definition (no
+// assignment, ++ or range clause names it, it is not a named result, and
+// its address is not taken) is left alone too: its one write, the
+// definition, happens before the literal that captures it exists, so no
+// read of it can race or conflict with anything. Channels, wait groups'
+// pointers and functions handed to goroutines are mostly such variables.
+//
 // A literal that is called where it stands, `func() {...}()` or `defer
 // func() {...}()`, runs in the goroutine that reaches it: what it
 // captures is not shared for that (a literal inside it that does reach
@@ -34,8 +41,43 @@ func sharedLocals(info *types.Info, f *ast.File) map[*types.Var]bool {
 	var lits []*ast.FuncLit
 	inPlace := map[*ast.FuncLit]bool{} // called where it stands, in its goroutine
 	goCalls := map[*ast.CallExpr]bool{}
+	written := map[*types.Var]bool{} // written after their definition
+	write := func(e ast.Expr) {
+		if v := rootLocal(info, e, local); v != nil {
+			written[v] = true
+		}
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				write(l) // a name := defines is in Defs, not Uses: not a write
+			}
+		case *ast.IncDecStmt:
+			write(n.X)
+		case *ast.RangeStmt:
+			// Each iteration writes the clause's variables (before Go
+			// 1.22 the same ones for the whole loop).
+			for _, x := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := x.(*ast.Ident); ok && n.Tok == token.DEFINE {
+					if v, ok := info.Defs[id].(*types.Var); ok {
+						written[v] = true
+					}
+				} else if x != nil {
+					write(x)
+				}
+			}
+		case *ast.FuncType:
+			// A return statement writes the named results.
+			if n.Results != nil {
+				for _, fld := range n.Results.List {
+					for _, id := range fld.Names {
+						if v, ok := info.Defs[id].(*types.Var); ok {
+							written[v] = true
+						}
+					}
+				}
+			}
 		case *ast.GoStmt:
 			goCalls[n.Call] = true
 		case *ast.CallExpr:
@@ -78,7 +120,7 @@ func sharedLocals(info *types.Info, f *ast.File) map[*types.Var]bool {
 		}
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
-				if v := local(id); v != nil && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+				if v := local(id); v != nil && written[v] && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
 					shared[v] = true
 				}
 			}
