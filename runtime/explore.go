@@ -88,6 +88,12 @@ type explorer struct {
 	// stopped the test.
 	sat       *wire.Saturation
 	saturated int
+
+	// shared is the subtest the exploration's schedules run in while they
+	// pass (sharedsubtest.go), nil when none is open; shareNext says that
+	// the next runOnce may join it.
+	shared    *sharedSubtest
+	shareNext bool
 }
 
 // runStart is when this binary's first exploration started, and
@@ -258,6 +264,7 @@ func (x *explorer) explore(body func(*testing.T)) {
 	}
 	lastProgress := time.Now()
 	lim := x.limits()
+	defer x.endShared()
 	for !lim.Done(x.progress()) {
 		if now := time.Now(); now.Sub(lastProgress) > 500*time.Millisecond {
 			lastProgress = now
@@ -296,7 +303,9 @@ func (x *explorer) explore(body func(*testing.T)) {
 			// as before --run-budget; a minimization's are stopped.
 			set.stopAt = x.deadline
 		}
+		x.shareNext = x.sharing()
 		e, skipped := x.runOnce("schedule_"+itoa(x.number()), x.strat, set, x.inputs(), body)
+		x.shareNext = false
 		x.covering = false
 		if e.overtime {
 			// The budget ran out in the middle of this schedule: it
@@ -427,7 +436,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		e.trail = make([]decision, 0, len(x.prevTrail)+len(x.prevTrail)/8)
 		defer func() { x.prevTrail, x.prevCharges = e.trail, e.record.charges }()
 	}
-	ok := x.t.Run(name, func(t *testing.T) {
+	run := func(t *testing.T) {
 		growStack()
 		e.t = t
 		e.log = captureLog(t)
@@ -453,7 +462,16 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		if e.bug == nil && t.Failed() {
 			output, known = e.log.text()
 		}
-	})
+	}
+	var ok bool
+	if x.shareNext {
+		ok = x.runShared(name, run, e)
+	} else {
+		// Another subtest (a check, a replay, a shrinking run) runs
+		// after the shared one, not beside it.
+		x.endShared()
+		ok = x.t.Run(name, run)
+	}
 	if e.bug == nil && !ok {
 		e.bug = failureBug(e.oracle.failedAt(), output, known)
 	}
@@ -462,6 +480,7 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 
 //go:norace
 func (x *explorer) finish() {
+	x.endShared()
 	st := ""
 	if s, ok := x.strat.(strategies.Status); ok {
 		st = s.Status()
