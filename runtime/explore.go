@@ -90,7 +90,7 @@ type explorer struct {
 	saturated int
 
 	// shared is the subtest the exploration's schedules run in while they
-	// pass (sharedsubtest.go), nil when none is open; shareNext says that
+	// pass (sharing.go), nil when none is open; shareNext says that
 	// the next runOnce may join it.
 	shared    *sharedSubtest
 	shareNext bool

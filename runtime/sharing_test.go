@@ -9,7 +9,7 @@ import (
 )
 
 // TestSharedSubtests: schedules that pass share subtests, up to
-// maxShared each (sharedsubtest.go); with -v each has its own.
+// maxShared each (sharing.go); with -v each has its own.
 func TestSharedSubtests(t *testing.T) {
 	subtests := map[*testing.T]int{}
 	x := check(t, "random", 200, func(t *testing.T) {
