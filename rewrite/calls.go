@@ -21,7 +21,7 @@ var funcHooks = map[string]string{
 	"context.AfterFunc": "ContextAfterFunc",
 	"runtime.Gosched":   "Gosched",
 	"sync.OnceFunc":     "OnceFunc", "sync.OnceValue": "OnceValue", "sync.OnceValues": "OnceValues",
-	"runtime.NumGoroutine": "NumGoroutine", "runtime.Stack": "Stack",
+	"runtime.NumGoroutine": "NumGoroutine", "runtime.Stack": "Stack", "runtime.LockOSThread": "LockOSThread",
 	"runtime.ReadMemStats": "ReadMemStats", "testing.AllocsPerRun": "AllocsPerRun",
 	"runtime.GC": "GC", "runtime/debug.FreeOSMemory": "FreeOSMemory",
 	"net.Pipe": "NetPipe", // Go code over channels, in a package not rewritten (runtime/netpipe.go)

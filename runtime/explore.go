@@ -407,7 +407,13 @@ func (x *explorer) inputs() inputs {
 	st, ok := x.strat.(strategies.Stateless)
 	// The schedule's number in the whole search: a part of a divided
 	// search draws the inputs one process would.
-	return freshInputs(x.c.Seed, x.number(), ok && st.Stateless(), time.Now())
+	in := freshInputs(x.c.Seed, x.number(), ok && st.Stateless(), time.Now())
+	if x.shared != nil {
+		// The shared subtest's goroutine and the one waiting in its
+		// t.Run (sharing.go) are not there for a subtest of its own.
+		in.goroutines -= 2
+	}
+	return in
 }
 
 // runOnce runs one execution in a subtest; skipped reports t.Skip.
@@ -447,13 +453,14 @@ func (x *explorer) runOnce(name string, s strategies.Strategy, set settings, in 
 		// uncontrolled code (abandonMain). t.FailNow and t.SkipNow in it
 		// end it as they would end the subtest's goroutine.
 		done := make(chan struct{})
-		go func() {
-			growStack()
+		e.host = goid()
+		startGoroutine(e, func() bool {
 			defer close(done)
 			// Abandoned, it is a zombie until it ends (spawn.go).
 			defer dropZombie(goid())
 			e.runTest(t, body)
-		}()
+			return !e.main.lockedThread
+		})
 		select {
 		case <-done:
 		case <-e.abandon:

@@ -65,6 +65,9 @@ type goroutine struct {
 	// execution when they called a hook; they are released, not killed,
 	// when it ends, and never reported as leaked.
 	adopted bool
+	// lockedThread: it called LockOSThread; its worker is not reused
+	// (pool.go). Written and read by the goroutine itself.
+	lockedThread bool
 	// watcher goroutines do for the standard library what one of its own
 	// goroutines would (watchedCtx): never reported as leaked.
 	watcher bool

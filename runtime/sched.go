@@ -126,6 +126,12 @@ type execution struct {
 	set   settings
 	strat strategies.Strategy
 	t     *testing.T
+	// seq numbers the executions of the process: a worker goroutine
+	// (pool.go) is never reused within one.
+	seq uint64
+	// host is the goroutine of the schedule's subtest, which started the
+	// test goroutine (Stack).
+	host int64
 
 	// locate records goroutines' stacks for a strategy that steers by
 	// them (locate.go); loc answers its questions.
@@ -215,6 +221,7 @@ type execution struct {
 //go:norace
 func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execution {
 	e := &execution{
+		seq:     nextExecSeq(),
 		set:     set,
 		strat:   strat,
 		t:       t,

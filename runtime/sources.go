@@ -273,3 +273,16 @@ func errKind(err error) string {
 	}
 	return err.Error()
 }
+
+// LockOSThread replaces runtime.LockOSThread. Go ends the thread of a
+// goroutine that exits locked to it; the goroutine's worker is not reused
+// either (pool.go), so that no later goroutine runs on a thread the
+// program changed.
+//
+//go:norace
+func LockOSThread() {
+	runtime.LockOSThread()
+	if e, me := enter(); e != nil && me != nil {
+		me.lockedThread = true
+	}
+}

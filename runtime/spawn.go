@@ -52,7 +52,10 @@ func (e *execution) spawnAs(parent *goroutine, pc uintptr, f func(), watcher boo
 	}
 	e.race.fork(parent, g)
 	e.mu.Unlock()
-	go e.run(g, f)
+	startGoroutine(e, func() bool {
+		e.run(g, f)
+		return !g.lockedThread
+	})
 }
 
 // spawnWatcher is spawn for a goroutine the runtime starts on behalf of
@@ -81,7 +84,6 @@ func Gosched() {
 //
 //go:norace
 func (e *execution) run(g *goroutine, f func()) {
-	growStack()
 	e.mu.Lock()
 	g.goid = goid()
 	g.gp = getg()

@@ -50,6 +50,7 @@ func Stack(buf []byte, all bool) int {
 			runtime.Gosched()
 		}
 		v = newStackView(e.gs, e.main, me)
+		v.host = e.host
 		e.mu.Unlock()
 	}
 	// The test goroutine's own dump needs the goroutine that started it
@@ -104,6 +105,10 @@ type stackView struct {
 	main    int64 // the test goroutine
 	mine    map[int64]goroutineView
 	running int64 // the caller
+	// host is the goroutine that started the test goroutine (the
+	// schedule's subtest, runOnce), 0 if unknown: the test goroutine is
+	// a worker (pool.go), whose creator is whoever first started it.
+	host int64
 }
 
 type goroutineView struct {
@@ -309,7 +314,11 @@ func programStacks(raw []byte, v stackView, first bool) []byte {
 				// function, what is left of the goroutine that
 				// started the execution (testing.tRunner, and
 				// testing.(*T).Run as its creator).
-				if s := byID[creatorGoid(creator[0])]; s != nil {
+				host := v.host
+				if host == 0 {
+					host = creatorGoid(creator[0])
+				}
+				if s := byID[host]; s != nil {
 					frames = append(frames, s.programFrames()...)
 					creator = s.creator
 				}

@@ -67,3 +67,8 @@ func Others() (int, []byte, *big.Int, string, error) {
 	}
 	return runtime.NumGoroutine(), b, x, home, err
 }
+
+// A goroutine that locks its thread is not reused once it returns.
+func Locked() {
+	runtime.LockOSThread()
+}
