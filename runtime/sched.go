@@ -229,11 +229,9 @@ func newExecution(strat strategies.Strategy, set settings, t *testing.T) *execut
 	}
 	e.idle.comeback = make(chan struct{}, 1)
 	e.in.detailed = set.detailed
+	fpCalibrate() // for Go's position of the go statement, and for locate
 	if l, ok := strat.(strategies.Locating); ok {
 		e.locate = l.Locates()
-		if e.locate {
-			fpCalibrate()
-		}
 	}
 	e.loc.gs = &e.gs
 	e.mu.own = &e.own

@@ -19,7 +19,16 @@ func Go(f func()) {
 		return
 	}
 	var pcs [1]uintptr
-	runtime.Callers(2, pcs[:])
+	// Where Go returns to in its caller: the go statement. Go is not
+	// inlined (it has a go statement), so the first return address the
+	// frame pointers give is runtime.Callers(2)'s first.
+	n, ok := 0, false
+	if fpOn {
+		n, ok = fpCallers(&pcs[0], 1, fpAvoid[0], fpAvoid[1])
+	}
+	if !ok || n != 1 {
+		runtime.Callers(2, pcs[:])
+	}
 	e.spawn(me, pcs[0], f)
 	// The scheduling point comes after the go statement, not before:
 	// that is where the new goroutine may first run, ahead of whatever

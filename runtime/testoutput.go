@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -41,6 +42,10 @@ type testLog struct {
 	shared reflect.Value
 }
 
+// lastLog is the last log of a T without -v: it only reads the T's
+// buffer, and serves every schedule run in that T.
+var lastLog atomic.Pointer[testLog]
+
 // captureLog starts recording what t writes; call it at the start of t's
 // function, before t starts goroutines, and stop it before the function
 // returns. Nil when testing's layout is not the one expected.
@@ -49,6 +54,9 @@ type testLog struct {
 func captureLog(t *testing.T) *testLog {
 	if t == nil {
 		return nil
+	}
+	if l := lastLog.Load(); l != nil && l.t == t {
+		return l // schedules sharing t's subtest (sharing.go), without -v
 	}
 	c := fieldByName(reflect.ValueOf(t).Elem(), "common")
 	if !c.IsValid() {
@@ -67,6 +75,7 @@ func captureLog(t *testing.T) *testLog {
 		if !l.output.IsValid() {
 			return nil
 		}
+		lastLog.Store(l)
 		return l // not chatty: the lines wait in the output buffer
 	}
 	// A printer of the shared one's type: its w a tee, its json mode the
