@@ -281,7 +281,7 @@ func (r *fileRewriter) promotedCopy(se *ast.SelectorExpr, sel *types.Selection) 
 		return
 	}
 	xt := r.typeOf(se.X)
-	if types.IsInterface(xt) || !isPointer(xt) && !r.sharedMem(se.X) {
+	if types.IsInterface(xt) {
 		return
 	}
 	if !isPointer(xt) {
@@ -289,12 +289,16 @@ func (r *fileRewriter) promotedCopy(se *ast.SelectorExpr, sel *types.Selection) 
 			return
 		}
 	}
-	// The embedded fields on the path, by name.
+	// The embedded fields on the path, by name; through is set where the
+	// path goes through an embedded pointer, whose memory may be shared
+	// even where x is a local nothing else reaches.
 	var path ast.Expr = se.X
 	t := xt
+	through := false
 	for _, i := range sel.Index()[:len(sel.Index())-1] {
 		if p, ok := t.Underlying().(*types.Pointer); ok {
 			t = p.Elem()
+			through = true
 		}
 		st, ok := t.Underlying().(*types.Struct)
 		if !ok || i >= st.NumFields() {
@@ -306,6 +310,9 @@ func (r *fileRewriter) promotedCopy(se *ast.SelectorExpr, sel *types.Selection) 
 		}
 		path = &ast.SelectorExpr{X: path, Sel: &ast.Ident{NamePos: se.Sel.Pos(), Name: f.Name()}}
 		t = f.Type()
+	}
+	if !isPointer(xt) && !through && !isPointer(t) && !r.sharedMem(se.X) {
+		return // a copy of a local's own memory
 	}
 	if !isPointer(t) {
 		path = &ast.UnaryExpr{OpPos: se.X.Pos(), Op: token.AND, X: path}

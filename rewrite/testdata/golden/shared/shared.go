@@ -126,3 +126,16 @@ func Immutable(k int, in []int, get func() (int, error)) (out int) {
 	*p = 1
 	return <-ch
 }
+
+type inner struct{ n int }
+
+func (i inner) get() int { return i.n }
+
+type outer struct{ *inner }
+
+// A value-receiver method promoted through an embedded pointer copies the
+// memory the pointer reaches, shared even where the local is not.
+func ThroughEmbeddedPointer(p *inner) int {
+	v := outer{p}
+	return v.get()
+}
