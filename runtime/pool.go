@@ -27,6 +27,12 @@ import "sync"
 //     out of the count at an execution's start (workers), and their
 //     frames are the runtime's, which a dump leaves out.
 //
+// The pool's own lock is hidden from Go's race detector (raceDisable): a
+// goroutine that ended and one its execution starts next both take it, and
+// Go's detector would take that for an order between them, which the
+// program does not have (the differential check of cmd/gosct,
+// TestRaceDiffPatterns, lost races that way).
+//
 // The pool keeps at most maxIdleWorkers: a test that starts many
 // goroutines once does not keep them all.
 const maxIdleWorkers = 64
@@ -43,7 +49,11 @@ type workerJob struct {
 
 var (
 	workersMu sync.Mutex
-	idle      []*worker
+	// idle[:nidle] wait for a job, the last to return last. An array,
+	// not a slice: append and copy would show Go's race detector the
+	// accesses that the hidden lock orders.
+	idle  [maxIdleWorkers]*worker
+	nidle int
 	// alive counts the worker goroutines.
 	alive int
 	// execSeq numbers the executions of the process (execution.seq).
@@ -54,10 +64,12 @@ var (
 //
 //go:norace
 func nextExecSeq() uint64 {
+	raceDisable()
 	workersMu.Lock()
 	execSeq++
 	n := execSeq
 	workersMu.Unlock()
+	raceEnable()
 	return n
 }
 
@@ -67,9 +79,11 @@ func nextExecSeq() uint64 {
 //
 //go:norace
 func workers() int {
+	raceDisable()
 	workersMu.Lock()
 	n := alive
 	workersMu.Unlock()
+	raceEnable()
 	return n
 }
 
@@ -80,16 +94,20 @@ func workers() int {
 //go:norace
 func startGoroutine(e *execution, f func() bool) {
 	seq := e.seq
+	raceDisable()
 	workersMu.Lock()
-	for i := len(idle) - 1; i >= 0; i-- {
+	for i := nidle - 1; i >= 0; i-- {
 		w := idle[i]
 		if w.last == seq {
 			continue
 		}
-		copy(idle[i:], idle[i+1:])
-		idle[len(idle)-1] = nil
-		idle = idle[:len(idle)-1]
+		for ; i < nidle-1; i++ {
+			idle[i] = idle[i+1]
+		}
+		nidle--
+		idle[nidle] = nil
 		workersMu.Unlock()
+		raceEnable()
 		// A channel send, not hidden from Go's race detector: what the
 		// parent did before the go statement happens before f, as it
 		// would for a new goroutine.
@@ -98,6 +116,7 @@ func startGoroutine(e *execution, f func() bool) {
 	}
 	alive++
 	workersMu.Unlock()
+	raceEnable()
 	go workerLoop(workerJob{seq, f})
 }
 
@@ -107,23 +126,35 @@ func startGoroutine(e *execution, f func() bool) {
 //go:norace
 func workerLoop(j workerJob) {
 	growStack()
-	defer func() {
-		workersMu.Lock()
-		alive--
-		workersMu.Unlock()
-	}()
+	defer workerGone()
 	w := &worker{job: make(chan workerJob, 1)}
 	for {
 		w.last = j.seq
 		reuse := j.f()
 		j = workerJob{} // nothing of the execution stays reachable from here
+		raceDisable()
 		workersMu.Lock()
-		if !reuse || len(idle) >= maxIdleWorkers {
+		if !reuse || nidle == maxIdleWorkers {
 			workersMu.Unlock()
+			raceEnable()
 			return
 		}
-		idle = append(idle, w)
+		idle[nidle] = w
+		nidle++
 		workersMu.Unlock()
+		raceEnable()
 		j = <-w.job
 	}
+}
+
+// workerGone counts a worker's end. A function of its own, not a deferred
+// literal: //go:norace does not reach a literal's body.
+//
+//go:norace
+func workerGone() {
+	raceDisable()
+	workersMu.Lock()
+	alive--
+	workersMu.Unlock()
+	raceEnable()
 }

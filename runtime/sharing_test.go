@@ -98,3 +98,23 @@ func TestVictimFailsFromTheTenth(t *testing.T) {
 		}
 	})
 }
+
+// TestSharedSubtestFreshContext: each schedule of a shared subtest gets a
+// t.Context() of its own, live until its cleanups, not the one an earlier
+// schedule's cleanups cancelled.
+func TestSharedSubtestFreshContext(t *testing.T) {
+	subtests := map[*testing.T]bool{}
+	check(t, "random", 100, func(t *testing.T) {
+		subtests[t] = true
+		ctx := TestContext(t)
+		if ctx.Err() != nil {
+			t.Errorf("the test's context is cancelled at its start: %v", ctx.Err())
+		}
+		c := Chan(make(chan int))
+		Go(func() { Send(c, 1) })
+		Recv(c)
+	})
+	if !testing.Verbose() && len(subtests) == 100 {
+		t.Errorf("no subtest shared")
+	}
+}

@@ -86,3 +86,5 @@ func (it *MapIter[K, V]) Next() (k K, v V, ok bool) {
 	}
 	return k, v, false
 }
+
+func LockOSThread() { runtime.LockOSThread() }
