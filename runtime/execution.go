@@ -581,7 +581,7 @@ func (e *execution) fatal(me *goroutine, msg string) {
 // uncontrolled code may change: poll, without blocking, reporting whether
 // it completed; watch gives it as cases of the watchdog's idle select
 // (idle.go). A channel operation's state and its poller are one object
-// (chanOp), made once per blocking operation.
+// (sendOp, recvOp), made once per blocking operation.
 type poller interface {
 	poll() bool
 	watch() *watch
