@@ -124,8 +124,8 @@ func freshInputs(runSeed int64, schedule int, stateless bool, now time.Time) inp
 	}
 	// The worker goroutines (pool.go), all waiting for a later execution
 	// between two, are the runtime's, as the watchdog is, but come and go
-	// with the executions before this one: left out.
-	return inputs{seed: seed, epoch: epoch, goroutines: runtime.NumGoroutine() - workers()}
+	// with the executions before this one: left out (ownGoroutines).
+	return inputs{seed: seed, epoch: epoch, goroutines: runtime.NumGoroutine() - ownGoroutines()}
 }
 
 // programInputs are the program's inputs in an execution: the inputs

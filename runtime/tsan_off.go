@@ -94,6 +94,13 @@ func serviceSync() {}
 //go:norace
 func goNeutral(f func()) { go f() }
 
+// ownGoroutines counts the goroutines of the runtime that come and go
+// with executions, which the program's goroutine count leaves out
+// (freshInputs): the workers.
+//
+//go:norace
+func ownGoroutines() int { return workers() }
+
 //go:norace
 func (e *execution) strategyNext() int {
 	defer strategyPanicked()

@@ -237,7 +237,25 @@ var (
 //go:norace
 func startService() {
 	serviceCh = make(chan serviceReq)
+	serviceStarted.Store(true)
 	go serviceLoop()
+}
+
+// serviceStarted: the service's goroutine runs (from the first request on).
+var serviceStarted atomic.Bool
+
+// ownGoroutines counts the goroutines of the runtime that come and go
+// with executions, which the program's goroutine count leaves out
+// (freshInputs): the workers, and the service's goroutine, started at the
+// first execution's end.
+//
+//go:norace
+func ownGoroutines() int {
+	n := workers()
+	if serviceStarted.Load() {
+		n++
+	}
+	return n
 }
 
 // serviceLoop ignores the synchronization of its requests and replies,
