@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gosct/gosct/internal/wire"
 )
 
 // TestWorkersReusedAcrossExecutionsOnly: the goroutines of an execution run
@@ -70,29 +72,35 @@ func TestWorkerLockedToItsThreadEnds(t *testing.T) {
 	}
 }
 
-// TestNumGoroutineSameInEverySchedule: what NumGoroutine counts at the
-// start of the test is the same in every schedule, whatever workers and
-// shared subtests (sharing.go) the runtime keeps between them.
-func TestNumGoroutineSameInEverySchedule(t *testing.T) {
-	counts := map[int]int{}
+// TestNumGoroutineLeavesTheRuntimeOut: what NumGoroutine counts at the
+// start of the test leaves out the workers and the shared subtest
+// (sharing.go) that the runtime keeps between executions. In a process of
+// its own: other tests' goroutines would come and go.
+func TestNumGoroutineLeavesTheRuntimeOut(t *testing.T) {
+	test := testEvent(t, victim(t, "TestVictimNumGoroutine", wire.Config{Strategy: "random", Seed: 1, Schedules: 200}))
+	if test.Schedules != 200 {
+		t.Errorf("%d schedules, want 200", test.Schedules)
+	}
+}
+
+// TestVictimNumGoroutine fails a schedule whose count at the start is more
+// than what ran before the exploration, the test goroutine and one
+// goroutine the runtime starts for a moment (the watchdog's calibration).
+// Counting the workers, it would be four more: the test goroutine's and
+// the two goroutines' of the schedule before, and the shared subtest's
+// two less the test goroutine's subtest.
+func TestVictimNumGoroutine(t *testing.T) {
+	victimOnly(t)
 	before := runtime.NumGoroutine()
-	check(t, "random", 200, func(t *testing.T) {
-		counts[NumGoroutine()]++
+	Test(t, func(t *testing.T) {
+		if n := NumGoroutine(); n > before+2 {
+			T(t).Errorf("NumGoroutine at the start of the test: %d, %d before the exploration", n, before)
+		}
 		done := Chan(make(chan bool))
 		Go(func() { Send(done, true) })
 		Go(func() {})
 		Recv(done)
 	})
-	if len(counts) != 1 {
-		t.Errorf("NumGoroutine at the start of the test: %v (count: schedules)", counts)
-	}
-	for n := range counts {
-		// The test's own goroutines, and what ran before it: none of
-		// the runtime's workers.
-		if n > before+1 {
-			t.Errorf("NumGoroutine at the start of the test: %d, with %d before the exploration", n, before)
-		}
-	}
 }
 
 // TestGoRecordsTheGoStatement: the position Go records for a goroutine
